@@ -1,0 +1,43 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+#include "mpi/comm.hpp"
+#include "mpi/datatype.hpp"
+
+namespace a2afft::algorithms {
+
+/// Pointer to block `index` of a buffer of equal blocks; size_t arithmetic past 2^31 bytes.
+inline const std::byte* block(const std::byte* buffer, int index, std::size_t block_bytes) {
+  return buffer + static_cast<std::size_t>(index) * block_bytes;
+}
+inline std::byte* block(std::byte* buffer, int index, std::size_t block_bytes) {
+  return buffer + static_cast<std::size_t>(index) * block_bytes;
+}
+
+/// Moves whole blocks of one plan between ranks on the plan's private communicator, so tags
+/// never collide with another plan's. Blocks of any size: large ones travel as a derived type.
+class BlockTransfer {
+ public:
+  BlockTransfer(MPI_Comm parent, std::size_t block_bytes);
+
+  int rank() const { return comm_.rank(); }
+  int size() const { return comm_.size(); }
+  std::size_t block_bytes() const { return block_bytes_; }
+
+  /// Our own block from `send` to `recv`, without MPI.
+  void copy_own(const std::byte* send, std::byte* recv) const;
+  /// Sends our block for `destination` and receives the block `source` has for us.
+  void sendrecv(const std::byte* send, int destination, std::byte* recv, int source) const;
+  void isend(const std::byte* send, int destination, MPI_Request* request) const;
+  void irecv(std::byte* recv, int source, MPI_Request* request) const;
+
+ private:
+  mpi::Comm comm_;
+  std::size_t block_bytes_;
+  mpi::ContiguousBytes block_;
+};
+
+}  // namespace a2afft::algorithms

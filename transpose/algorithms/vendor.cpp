@@ -1,0 +1,55 @@
+// mpi: the vendor's MPI_Alltoall, the reference every other backend is checked against.
+//
+// Source: the MPI standard; the MPI library picks its own algorithm (Open MPI's tuned module
+// chooses among linear, pairwise and Bruck by message size and rank count).
+// Steps: one MPI_Alltoall call; a block of more than INT_MAX bytes travels as one derived type.
+// Cost: whatever the library does; at best (P-1)(alpha + b*beta) for large blocks b.
+// Parameters: none.
+
+#include "algorithms/algorithms.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/datatype.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::algorithms {
+namespace {
+
+class VendorExchange final : public Exchange {
+ public:
+  explicit VendorExchange(const ExchangeProblem& problem)
+      : comm_(mpi::Comm::duplicate(problem.topology.comm())), block_(problem.block_bytes) {}
+
+  std::string describe() const override { return "mpi"; }
+
+  void run(const std::byte* send, std::byte* recv) override {
+    const auto timed = phase("alltoall");
+    mpi::check(MPI_Alltoall(send, block_.count(), block_.type(), recv, block_.count(),
+                            block_.type(), comm_.get()),
+               "MPI_Alltoall");
+  }
+
+ private:
+  mpi::Comm comm_;
+  mpi::ContiguousBytes block_;
+};
+
+std::unique_ptr<Exchange> make(const ExchangeProblem& problem, const Params&) {
+  return std::make_unique<VendorExchange>(problem);
+}
+
+constexpr std::string_view kExamples[] = {"mpi"};
+
+}  // namespace
+
+const ExchangeInfo kVendorExchange = {
+    .name = "mpi",
+    .summary = "the MPI library's own MPI_Alltoall (the reference)",
+    .source = "vendor",
+    .layouts = "any",
+    .params = {},
+    .examples = kExamples,
+    .refusal = nullptr,
+    .make = make,
+};
+
+}  // namespace a2afft::algorithms

@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "timing/phase_timer.hpp"
+
+namespace a2afft {
+
+class Topology;
+
+/// What an exchange plan is built for: the communicator and node layout of `topology`, and the
+/// size of one block. Every rank sends one block to every rank, itself included.
+struct ExchangeProblem {
+  const Topology& topology;
+  std::size_t block_bytes;
+};
+
+/// A plan for MPI_Alltoall on bytes, built collectively for one communicator and block size.
+/// Construction does the expensive work (communicators, schedules, scratch); run() only moves
+/// data. Make plans with make_exchange() in registry.hpp.
+class Exchange {
+ public:
+  virtual ~Exchange() = default;
+  Exchange(const Exchange&) = delete;
+  Exchange& operator=(const Exchange&) = delete;
+
+  /// The resolved spec with every parameter's actual value, e.g. `nonblocking(batch=7)`.
+  virtual std::string describe() const = 0;
+
+  /// MPI_Alltoall semantics: block j of `send` goes to rank j; afterwards block j of `recv` holds
+  /// what rank j sent here. Each buffer holds P * block_bytes; they must not overlap. `send` is
+  /// never written, and nothing outside the P blocks of `recv` is written. Collective, blocking.
+  virtual void run(const std::byte* send, std::byte* recv) = 0;
+
+  /// Phase timings (`copy`, `intra`, `inter`, ...) accumulate into `timer` from now on;
+  /// nullptr detaches. The timer must outlive the runs that write to it.
+  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+
+ protected:
+  Exchange() = default;
+  ScopedPhase phase(std::string_view name) const { return ScopedPhase(timer_, name); }
+
+ private:
+  PhaseTimer* timer_ = nullptr;
+};
+
+}  // namespace a2afft

@@ -1,0 +1,69 @@
+#include "mpi/comm.hpp"
+
+#include <string>
+#include <utility>
+
+#include "error.hpp"
+
+namespace a2afft::mpi {
+
+void check(int rc, std::string_view call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(rc, text, &length);
+  throw MpiError(std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
+}
+
+Comm::Comm(MPI_Comm adopted) : comm_(adopted) {
+  check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
+  check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");
+}
+
+Comm Comm::duplicate(MPI_Comm parent) {
+  MPI_Comm result = MPI_COMM_NULL;
+  check(MPI_Comm_dup(parent, &result), "MPI_Comm_dup");
+  return Comm(result);
+}
+
+Comm Comm::split(MPI_Comm parent, int color, int key) {
+  MPI_Comm result = MPI_COMM_NULL;
+  check(MPI_Comm_split(parent, color, key, &result), "MPI_Comm_split");
+  return Comm(result);
+}
+
+Comm Comm::split_shared_memory(MPI_Comm parent) {
+  int rank = 0;
+  check(MPI_Comm_rank(parent, &rank), "MPI_Comm_rank");
+  MPI_Comm result = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(parent, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &result),
+        "MPI_Comm_split_type(MPI_COMM_TYPE_SHARED)");
+  return Comm(result);
+}
+
+Comm::Comm(Comm&& other) noexcept
+    : comm_(std::exchange(other.comm_, MPI_COMM_NULL)), rank_(other.rank_), size_(other.size_) {}
+
+Comm& Comm::operator=(Comm&& other) noexcept {
+  if (this != &other) {
+    release();
+    comm_ = std::exchange(other.comm_, MPI_COMM_NULL);
+    rank_ = other.rank_;
+    size_ = other.size_;
+  }
+  return *this;
+}
+
+Comm::~Comm() {
+  release();
+}
+
+void Comm::release() noexcept {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (comm_ != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm_);
+  comm_ = MPI_COMM_NULL;
+}
+
+}  // namespace a2afft::mpi

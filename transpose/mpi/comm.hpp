@@ -1,0 +1,40 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <string_view>
+
+namespace a2afft::mpi {
+
+/// Throws MpiError naming `call` and MPI's error string unless `rc` is MPI_SUCCESS.
+void check(int rc, std::string_view call);
+
+/// Owns one communicator (never MPI_COMM_WORLD/SELF) and frees it on destruction.
+/// Internal communicators return errors instead of aborting, so failures carry context.
+class Comm {
+ public:
+  Comm() = default;
+  static Comm duplicate(MPI_Comm parent);
+  static Comm split(MPI_Comm parent, int color, int key);
+  static Comm split_shared_memory(MPI_Comm parent);
+
+  Comm(Comm&& other) noexcept;
+  Comm& operator=(Comm&& other) noexcept;
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
+  ~Comm();
+
+  MPI_Comm get() const { return comm_; }
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+
+ private:
+  explicit Comm(MPI_Comm adopted);
+  void release() noexcept;
+
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  int size_ = 0;
+};
+
+}  // namespace a2afft::mpi

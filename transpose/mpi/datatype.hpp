@@ -1,0 +1,49 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+
+namespace a2afft::mpi {
+
+/// Largest element count a2afft passes to one MPI call. MPI-3 counts are `int`, so a message
+/// of more bytes goes as one derived datatype. A2AFFT_MPI_MAX_COUNT lowers the limit so tests
+/// can drive the derived-datatype path with small messages.
+int max_message_count();
+
+/// Owns one committed derived datatype.
+class Datatype {
+ public:
+  Datatype() = default;
+  explicit Datatype(MPI_Datatype committed) : type_(committed) {}
+  Datatype(Datatype&& other) noexcept;
+  Datatype& operator=(Datatype&& other) noexcept;
+  Datatype(const Datatype&) = delete;
+  Datatype& operator=(const Datatype&) = delete;
+  ~Datatype();
+
+  MPI_Datatype get() const { return type_; }
+  explicit operator bool() const { return type_ != MPI_DATATYPE_NULL; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+/// `bytes` contiguous bytes as (type, count) with a count MPI can take: MPI_BYTE x bytes when
+/// it fits, otherwise one derived datatype of exactly `bytes` extent (count 1).
+class ContiguousBytes {
+ public:
+  explicit ContiguousBytes(std::size_t bytes);
+
+  MPI_Datatype type() const { return derived_ ? derived_.get() : MPI_BYTE; }
+  int count() const { return count_; }
+  std::size_t bytes() const { return bytes_; }
+  bool is_derived() const { return static_cast<bool>(derived_); }
+
+ private:
+  std::size_t bytes_;
+  Datatype derived_;
+  int count_;
+};
+
+}  // namespace a2afft::mpi

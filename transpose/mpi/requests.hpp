@@ -1,0 +1,31 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <vector>
+
+namespace a2afft::mpi {
+
+/// A fixed-capacity set of outstanding requests, sized once at plan construction so that
+/// Exchange::run() never allocates. Requests still pending on destruction are cancelled.
+class RequestSet {
+ public:
+  explicit RequestSet(std::size_t capacity = 0) { requests_.reserve(capacity); }
+  RequestSet(RequestSet&&) noexcept = default;
+  RequestSet& operator=(RequestSet&&) noexcept = default;
+  RequestSet(const RequestSet&) = delete;
+  RequestSet& operator=(const RequestSet&) = delete;
+  ~RequestSet();
+
+  /// Returns the slot for the next request; pass it to MPI_Isend/MPI_Irecv.
+  MPI_Request* next();
+  /// Waits for every request and empties the set.
+  void wait_all();
+  std::size_t size() const { return requests_.size(); }
+
+ private:
+  std::vector<MPI_Request> requests_;
+};
+
+}  // namespace a2afft::mpi

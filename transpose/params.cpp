@@ -1,0 +1,28 @@
+#include "params.hpp"
+
+#include <charconv>
+
+#include "error.hpp"
+
+namespace a2afft {
+
+long Params::integer(std::string_view key, long fallback, long low, long high,
+                     std::initializer_list<NamedValue> words) const {
+  const std::string* text = spec_.find(key);
+  if (text == nullptr || *text == "auto") return fallback;
+  for (const NamedValue& named : words) {
+    if (*text == named.word) return named.value;
+  }
+  long value = 0;
+  const auto [end, error] = std::from_chars(text->data(), text->data() + text->size(), value);
+  if (error == std::errc() && end == text->data() + text->size() && value >= low && value <= high) {
+    return value;
+  }
+  std::string valid = "a whole number from " + std::to_string(low) + " to " + std::to_string(high);
+  for (const NamedValue& named : words)
+    valid += ", or " + std::string(named.word);
+  throw UsageError(spec_.name + ": " + std::string(key) + "=" + *text + " is not valid; expected " +
+                   valid + ", or auto");
+}
+
+}  // namespace a2afft

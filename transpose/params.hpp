@@ -1,0 +1,33 @@
+#pragma once
+
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "spec.hpp"
+
+namespace a2afft {
+
+/// A word a parameter accepts besides numbers, e.g. `batch=all`.
+struct NamedValue {
+  std::string_view word;
+  long value;
+};
+
+/// Typed, validated access to a spec's parameters. The registry has already rejected unknown
+/// keys; these getters reject bad values with a message naming backend, key, value and range.
+class Params {
+ public:
+  explicit Params(const Spec& spec) : spec_(spec) {}
+
+  const Spec& spec() const { return spec_; }
+
+  /// A whole number in [low, high]. Absent or `auto` gives `fallback`; `words` name values.
+  long integer(std::string_view key, long fallback, long low, long high,
+               std::initializer_list<NamedValue> words = {}) const;
+
+ private:
+  const Spec& spec_;
+};
+
+}  // namespace a2afft

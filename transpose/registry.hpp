@@ -1,0 +1,56 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "exchange.hpp"
+#include "params.hpp"
+#include "spec.hpp"
+
+namespace a2afft {
+
+/// One parameter a backend accepts, as `a2afft list` shows it.
+struct ParamInfo {
+  std::string_view key;
+  std::string_view default_value;
+  std::string_view meaning;
+};
+
+/// One row of the backend table: FFTW's solver idea (applicable, make, print) as data.
+struct ExchangeInfo {
+  std::string_view name;
+  std::string_view summary;  // one line
+  std::string_view source;   // the paper and algorithm it implements
+  std::string_view layouts;  // which node layouts it handles
+  std::span<const ParamInfo> params;
+  /// Specs worth running: shown by `a2afft list` and all run by the conformance test.
+  std::span<const std::string_view> examples;
+  /// Why the backend cannot run `problem`, or "" when it can. nullptr: it runs anywhere.
+  std::string (*refusal)(const ExchangeProblem& problem, const Params& params);
+  /// Builds the plan; throws UsageError on a bad parameter value.
+  std::unique_ptr<Exchange> (*make)(const ExchangeProblem& problem, const Params& params);
+};
+
+/// Every backend, in the order `a2afft list` and `--exchange all` use.
+std::span<const ExchangeInfo* const> registered_exchanges();
+
+/// The row for `name`; throws UsageError listing the valid names if there is none.
+const ExchangeInfo& find_exchange(std::string_view name);
+
+/// Throws UsageError unless the spec names a backend and only keys that backend declares.
+void check_spec(const Spec& spec);
+
+/// Why `spec` cannot run on `problem` ("" when it can). Throws UsageError for an unknown name
+/// or key. Collective-free: every rank gets the same answer from the same topology.
+std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem);
+
+/// Builds a plan; collective over the topology's communicator. Throws UsageError for an
+/// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).
+std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem& problem);
+std::unique_ptr<Exchange> make_exchange(std::string_view spec, const Topology& topology,
+                                        std::size_t block_bytes);
+
+}  // namespace a2afft

@@ -1,0 +1,66 @@
+#include "topology/hardware.hpp"
+
+#include <hwloc.h>
+
+namespace a2afft {
+namespace {
+
+// RAII over one loaded hwloc topology and one bitmap.
+struct HwlocTopology {
+  hwloc_topology_t topology = nullptr;
+  HwlocTopology() {
+    if (hwloc_topology_init(&topology) != 0) topology = nullptr;
+    if (topology != nullptr && hwloc_topology_load(topology) != 0) {
+      hwloc_topology_destroy(topology);
+      topology = nullptr;
+    }
+  }
+  ~HwlocTopology() {
+    if (topology != nullptr) hwloc_topology_destroy(topology);
+  }
+  HwlocTopology(const HwlocTopology&) = delete;
+  HwlocTopology& operator=(const HwlocTopology&) = delete;
+};
+
+struct HwlocBitmap {
+  hwloc_bitmap_t bitmap = hwloc_bitmap_alloc();
+  ~HwlocBitmap() { hwloc_bitmap_free(bitmap); }
+  HwlocBitmap() = default;
+  HwlocBitmap(const HwlocBitmap&) = delete;
+  HwlocBitmap& operator=(const HwlocBitmap&) = delete;
+};
+
+}  // namespace
+
+HardwarePlace probe_hardware_place() {
+  HardwarePlace place;
+  const HwlocTopology hw;
+  if (hw.topology == nullptr) return place;
+  const int cores = hwloc_get_nbobjs_by_type(hw.topology, HWLOC_OBJ_CORE);
+  if (cores > 0) place.cores = cores;
+  const int domains = hwloc_get_nbobjs_by_type(hw.topology, HWLOC_OBJ_NUMANODE);
+  if (domains <= 1) return place;
+  place.numa_domains = domains;
+
+  // A process bound inside one domain belongs to it; an unbound one to where it runs now.
+  const HwlocBitmap where;
+  if (hwloc_get_cpubind(hw.topology, where.bitmap, HWLOC_CPUBIND_PROCESS) != 0) return place;
+  int touching = 0;
+  for (int i = 0; i < domains; ++i) {
+    hwloc_obj_t numa =
+        hwloc_get_obj_by_type(hw.topology, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
+    if (hwloc_bitmap_intersects(numa->cpuset, where.bitmap)) ++touching;
+  }
+  if (touching != 1) hwloc_get_last_cpu_location(hw.topology, where.bitmap, HWLOC_CPUBIND_PROCESS);
+  for (int i = 0; i < domains; ++i) {
+    hwloc_obj_t numa =
+        hwloc_get_obj_by_type(hw.topology, HWLOC_OBJ_NUMANODE, static_cast<unsigned>(i));
+    if (hwloc_bitmap_intersects(numa->cpuset, where.bitmap)) {
+      place.numa_domain = static_cast<int>(numa->logical_index);
+      break;
+    }
+  }
+  return place;
+}
+
+}  // namespace a2afft
