@@ -1,0 +1,311 @@
+// `a2afft alltoall`: the exchange microbenchmark, in the spirit of osu_alltoall. Every rank
+// times each run of a plan; a run's time is the max over ranks; rows give median/min/max over
+// the timed runs, side by side for every exchange at every block size.
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "mpi/comm.hpp"
+#include "options.hpp"
+#include "registry.hpp"
+#include "report/context.hpp"
+#include "report/text_table.hpp"
+#include "topology/topology.hpp"
+#include "verify/pattern.hpp"
+
+namespace a2afft::commands {
+namespace {
+
+struct AlltoallOptions {
+  std::vector<std::string> exchanges{"all"};
+  std::string sizes = "16:64K";
+  int iterations = 50;
+  int warmup = 5;
+  bool validate = false;
+  std::string json_path;
+  cli::LayoutFlags layout;
+};
+
+struct Row {
+  std::size_t block_bytes = 0;
+  std::string spec;
+  std::string exchange;  // describe()
+  double median_seconds = 0, min_seconds = 0, max_seconds = 0;
+  std::string check;    // PASS, FAIL, or "-" without --validate
+  std::string failure;  // what failed, on rank 0
+};
+
+// The verdict of one validation over all ranks; `text` names the lowest failing rank and the
+// first bad byte, on rank 0 only.
+struct Verdict {
+  bool failed = false;
+  std::string text;
+};
+
+Verdict collect_verdict(MPI_Comm comm, const std::string& local_failure) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const int mine = local_failure.empty() ? INT_MAX : rank;
+  int lowest = INT_MAX;
+  mpi::check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(verdict)");
+  Verdict verdict{lowest != INT_MAX, {}};
+  if (!verdict.failed) return verdict;
+  std::string text = local_failure;
+  if (lowest != 0 && rank == lowest) {
+    mpi::check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, 0, comm),
+               "MPI_Send(failure)");
+  }
+  if (lowest != 0 && rank == 0) {
+    MPI_Status status;
+    int length = 0;
+    mpi::check(MPI_Probe(lowest, 0, comm, &status), "MPI_Probe(failure)");
+    MPI_Get_count(&status, MPI_CHAR, &length);
+    text.assign(static_cast<std::size_t>(length), '\0');
+    mpi::check(MPI_Recv(text.data(), length, MPI_CHAR, lowest, 0, comm, MPI_STATUS_IGNORE),
+               "MPI_Recv(failure)");
+  }
+  if (rank == 0) verdict.text = "rank " + std::to_string(lowest) + ", " + text;
+  return verdict;
+}
+
+std::string local_failure(std::span<const std::byte> send, std::span<const std::byte> recv,
+                          std::span<const std::byte> reference, const Topology& topology,
+                          std::size_t block_bytes) {
+  if (auto bad = verify::check_send_blocks(send, topology.rank(), topology.size(), block_bytes)) {
+    return "send buffer was written: " + bad->describe();
+  }
+  if (auto bad =
+          verify::check_received_blocks(recv, topology.rank(), topology.size(), block_bytes)) {
+    return "wrong data: " + bad->describe();
+  }
+  if (auto bad = verify::compare_blocks(recv, reference, block_bytes)) {
+    return "differs from MPI_Alltoall: " + bad->describe();
+  }
+  return {};
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+std::string format(const char* pattern, double value) {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+class AlltoallBenchmark {
+ public:
+  AlltoallBenchmark(const AlltoallOptions& options, const Topology& topology)
+      : options_(options), topology_(topology) {}
+
+  // Runs every exchange at one block size; appends a row per exchange.
+  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
+    const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(topology_.size());
+    std::vector<std::byte> send(total_bytes), recv(total_bytes), reference;
+    verify::fill_send_blocks(send, topology_.rank(), topology_.size(), block_bytes);
+    if (options_.validate) {
+      reference.resize(total_bytes);
+      make_exchange("mpi", topology_, block_bytes)->run(send.data(), reference.data());
+    }
+    for (const std::string& text : specs) {
+      const Spec spec = parse_spec(text);
+      auto plan = make_exchange(spec, ExchangeProblem{topology_, block_bytes});
+      Row row;
+      row.block_bytes = block_bytes;
+      row.spec = text;
+      row.exchange = plan->describe();
+      row.check = "-";
+      if (options_.validate) {
+        std::fill(recv.begin(), recv.end(), std::byte{0xa5});
+        plan->run(send.data(), recv.data());
+        const Verdict verdict = collect_verdict(
+            topology_.comm(), local_failure(send, recv, reference, topology_, block_bytes));
+        row.check = verdict.failed ? "FAIL" : "PASS";
+        row.failure = verdict.text;
+      }
+      for (int i = 0; i < options_.warmup; ++i)
+        plan->run(send.data(), recv.data());
+      std::vector<double> seconds(static_cast<std::size_t>(options_.iterations));
+      for (double& elapsed : seconds) {
+        mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
+        const double start = MPI_Wtime();
+        plan->run(send.data(), recv.data());
+        elapsed = MPI_Wtime() - start;
+      }
+      mpi::check(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), options_.iterations, MPI_DOUBLE,
+                               MPI_MAX, topology_.comm()),
+                 "MPI_Allreduce(times)");
+      row.median_seconds = median(seconds);
+      row.min_seconds = *std::min_element(seconds.begin(), seconds.end());
+      row.max_seconds = *std::max_element(seconds.begin(), seconds.end());
+      report_progress(row);
+      rows_.push_back(std::move(row));
+    }
+  }
+
+  const std::vector<Row>& rows() const { return rows_; }
+
+ private:
+  void report_progress(const Row& row) const {
+    if (!is_printing_rank() || !isatty(STDERR_FILENO)) return;
+    std::cerr << "  done: " << row.block_bytes << " B  " << row.exchange << "  "
+              << format("%.2f", row.median_seconds * 1e6) << " us\n";
+  }
+
+  const AlltoallOptions& options_;
+  const Topology& topology_;
+  std::vector<Row> rows_;
+};
+
+// The median of `mpi` at the same block size, for the ratio column; 0 when it was not run.
+double vendor_median(const std::vector<Row>& rows, std::size_t block_bytes) {
+  for (const Row& row : rows) {
+    if (row.block_bytes == block_bytes && row.exchange == "mpi") return row.median_seconds;
+  }
+  return 0.0;
+}
+
+void print_table(const std::vector<Row>& rows, bool validated) {
+  const bool has_vendor =
+      std::any_of(rows.begin(), rows.end(), [](const Row& row) { return row.exchange == "mpi"; });
+  std::vector<report::TextTable::Column> columns = {{"block [B]", true},
+                                                    {"exchange"},
+                                                    {"median [us]", true},
+                                                    {"min [us]", true},
+                                                    {"max [us]", true}};
+  if (has_vendor) columns.push_back({"vs mpi", true});
+  if (validated) columns.push_back({"check"});
+  report::TextTable table(columns);
+  for (const Row& row : rows) {
+    std::vector<std::string> cells = {
+        std::to_string(row.block_bytes), row.exchange, format("%.2f", row.median_seconds * 1e6),
+        format("%.2f", row.min_seconds * 1e6), format("%.2f", row.max_seconds * 1e6)};
+    if (has_vendor) {
+      const double vendor = vendor_median(rows, row.block_bytes);
+      cells.push_back(vendor > 0 ? format("%.2fx", row.median_seconds / vendor) : "-");
+    }
+    if (validated) cells.push_back(row.check);
+    table.add_row(std::move(cells));
+  }
+  table.print(std::cout);
+  for (const Row& row : rows) {
+    if (!row.failure.empty()) {
+      std::cout << "FAIL " << row.exchange << " at " << row.block_bytes << " B: " << row.failure
+                << '\n';
+    }
+  }
+}
+
+void write_json(const std::string& path, const report::RunContext& context,
+                const AlltoallOptions& options, const std::vector<Row>& rows) {
+  nlohmann::json results = nlohmann::json::array();
+  for (const Row& row : rows) {
+    results.push_back({{"block_bytes", row.block_bytes},
+                       {"spec", row.spec},
+                       {"exchange", row.exchange},
+                       {"median_seconds", row.median_seconds},
+                       {"min_seconds", row.min_seconds},
+                       {"max_seconds", row.max_seconds},
+                       {"check", row.check}});
+  }
+  const nlohmann::json document = {{"context", report::to_json(context)},
+                                   {"settings",
+                                    {{"iterations", options.iterations},
+                                     {"warmup", options.warmup},
+                                     {"validate", options.validate},
+                                     {"time", "max over ranks of each run"}}},
+                                   {"results", results}};
+  std::ofstream out(path);
+  out << document.dump(2) << '\n';
+  if (!out) throw UsageError("--json=" + path + " could not be written");
+}
+
+int run_alltoall(const AlltoallOptions& options) {
+  const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
+  const std::vector<std::string> specs = cli::expand_exchange_specs(options.exchanges);
+  const Topology topology(MPI_COMM_WORLD, options.layout.request());
+
+  // Everything is checked before anything runs: a bad value or a named backend that cannot run
+  // this layout is an error; one that came in through `all` is left out with its reason
+  // printed. Building each plan once also catches values that depend on P.
+  const bool everything = std::find(options.exchanges.begin(), options.exchanges.end(), "all") !=
+                          options.exchanges.end();
+  std::vector<std::string> runnable;
+  std::vector<std::string> refusals;
+  for (const std::string& text : specs) {
+    const Spec spec = parse_spec(text);
+    const std::string why = exchange_refusal(spec, ExchangeProblem{topology, sizes.front()});
+    if (why.empty()) {
+      make_exchange(spec, ExchangeProblem{topology, sizes.front()});
+      runnable.push_back(text);
+    } else if (everything && spec.params.empty()) {
+      refusals.push_back(text + ": " + why);
+    } else {
+      throw UsageError(text + " cannot run on " + topology.describe_layout() + ": " + why);
+    }
+  }
+
+  const report::RunContext context = report::collect_context(topology, "a2afft alltoall");
+  if (is_printing_rank()) {
+    report::print_context(std::cout, context);
+    std::cout << "# " << options.iterations << " timed runs after " << options.warmup
+              << " warm-up runs; a run's time is the max over ranks\n";
+    for (const std::string& refusal : refusals)
+      std::cout << "# not run: " << refusal << '\n';
+    std::cout.flush();
+  }
+
+  AlltoallBenchmark benchmark(options, topology);
+  for (const std::size_t block_bytes : sizes)
+    benchmark.run_size(block_bytes, runnable);
+
+  const auto& rows = benchmark.rows();
+  const bool any_failed =
+      std::any_of(rows.begin(), rows.end(), [](const Row& row) { return row.check == "FAIL"; });
+  if (is_printing_rank()) {
+    print_table(rows, options.validate);
+    if (!options.json_path.empty()) write_json(options.json_path, context, options, rows);
+  }
+  return any_failed ? 1 : 0;
+}
+
+}  // namespace
+
+Runner add_alltoall(CLI::App& app) {
+  auto* command = app.add_subcommand(
+      "alltoall", "Time exchanges side by side at several block sizes (like osu_alltoall)");
+  auto options = std::make_shared<AlltoallOptions>();
+  command
+      ->add_option("-x,--exchange", options->exchanges,
+                   "Exchange specs, comma-separated or repeated, or 'all' (see 'a2afft list')")
+      ->capture_default_str();
+  command
+      ->add_option("--sizes", options->sizes,
+                   "Bytes per block: a list 1,3,4K and/or ranges 16:64K that double")
+      ->capture_default_str();
+  command->add_option("--iters", options->iterations, "Timed runs per exchange and size")
+      ->check(CLI::Range(1, 1000000))
+      ->capture_default_str();
+  command->add_option("--warmup", options->warmup, "Untimed runs before timing")
+      ->check(CLI::Range(0, 1000000))
+      ->capture_default_str();
+  command->add_flag("--validate", options->validate,
+                    "Check every byte against MPI_Alltoall; FAIL rows make the exit non-zero");
+  command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
+  options->layout.add_to(*command);
+  return [options] { return run_alltoall(*options); };
+}
+
+}  // namespace a2afft::commands

@@ -1,0 +1,19 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+
+// Each subcommand adds itself to the app and returns what runs it after parsing.
+namespace a2afft::commands {
+
+using Runner = std::function<int()>;
+
+Runner add_list(CLI::App& app);
+Runner add_topology(CLI::App& app);
+Runner add_alltoall(CLI::App& app);
+
+/// True on the rank that prints (rank 0 of MPI_COMM_WORLD).
+bool is_printing_rank();
+
+}  // namespace a2afft::commands

@@ -1,0 +1,38 @@
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "topology/layout.hpp"
+
+// Command-line parsing shared by the subcommands. Pure: no MPI, unit-tested.
+namespace a2afft::cli {
+
+/// One byte size: `4096`, `4K`, `4KiB`, `1M`, `2G` (binary units). Throws UsageError naming
+/// `option` and the text for zero, negative, garbled or overflowing values.
+std::size_t parse_byte_size(std::string_view text, std::string_view option);
+
+/// Block sizes: a list `1,3,4K` and/or ranges `16:64K` (doubling from the first to at most the
+/// last). Throws UsageError as above, or for a range whose first value exceeds its last.
+std::vector<std::size_t> parse_block_sizes(std::string_view text, std::string_view option);
+
+/// The spec strings behind repeated `--exchange` values, each a comma list; `all` stands for
+/// every registered backend with its defaults. Names are checked against the registry here,
+/// so a typo fails before anything runs.
+std::vector<std::string> expand_exchange_specs(const std::vector<std::string>& values);
+
+/// The layout flags every MPI subcommand takes; they win over the A2AFFT_* environment.
+struct LayoutFlags {
+  std::string ranks_per_node;
+  std::string node_sizes;
+  std::string numa_per_node;
+  std::vector<const CLI::Option*> options;  // present even when given an empty value
+  void add_to(CLI::App& command);
+  LayoutRequest request() const;
+};
+
+}  // namespace a2afft::cli

@@ -1,0 +1,78 @@
+#include "report/context.hpp"
+
+#include <mpi.h>
+
+#include <cstring>
+#include <ctime>
+#include <set>
+
+#include "topology/topology.hpp"
+
+#ifndef A2AFFT_VERSION
+#define A2AFFT_VERSION "unknown"
+#endif
+#ifndef A2AFFT_GIT_DESCRIBE
+#define A2AFFT_GIT_DESCRIBE "unknown"
+#endif
+
+namespace a2afft::report {
+
+RunContext collect_context(const Topology& topology, std::string command) {
+  RunContext context;
+  context.command = std::move(command);
+  const std::string git = A2AFFT_GIT_DESCRIBE;
+  context.a2afft_version =
+      std::string(A2AFFT_VERSION) + " (git " + (git.empty() ? "unknown" : git) + ")";
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  context.mpi_library.assign(library, strnlen(library, static_cast<std::size_t>(length)));
+  if (const auto newline = context.mpi_library.find('\n'); newline != std::string::npos) {
+    context.mpi_library.resize(newline);
+  }
+  while (!context.mpi_library.empty() && context.mpi_library.back() == ' ') {
+    context.mpi_library.pop_back();
+  }
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  context.date_utc = date;
+  std::set<std::string> hosts;
+  for (int rank = 0; rank < topology.size(); ++rank)
+    hosts.insert(topology.host_of(rank));
+  context.hosts.assign(hosts.begin(), hosts.end());
+  context.ranks = topology.size();
+  context.layout = topology.describe_layout();
+  context.numa = topology.numa_origin();
+  context.oversubscribed = topology.oversubscribed();
+  return context;
+}
+
+void print_context(std::ostream& out, const RunContext& context) {
+  std::string hosts;
+  for (const std::string& host : context.hosts)
+    hosts += (hosts.empty() ? "" : ", ") + host;
+  out << "# " << context.command << ", a2afft " << context.a2afft_version << ", "
+      << context.date_utc << '\n'
+      << "# MPI: " << context.mpi_library << '\n'
+      << "# layout: " << context.layout << "; NUMA: " << context.numa << "; hosts: " << hosts
+      << '\n';
+  if (context.oversubscribed) {
+    out << "# oversubscribed: more ranks than cores on a host, so these times prove correctness "
+           "only\n";
+  }
+}
+
+nlohmann::json to_json(const RunContext& context) {
+  return {{"command", context.command},
+          {"a2afft", context.a2afft_version},
+          {"mpi_library", context.mpi_library},
+          {"date_utc", context.date_utc},
+          {"hosts", context.hosts},
+          {"ranks", context.ranks},
+          {"layout", context.layout},
+          {"numa", context.numa},
+          {"oversubscribed", context.oversubscribed}};
+}
+
+}  // namespace a2afft::report

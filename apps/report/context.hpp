@@ -1,0 +1,37 @@
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace a2afft {
+class Topology;
+}
+
+namespace a2afft::report {
+
+/// What a reader of a result needs to trust and reproduce it; printed once before the runs
+/// (as Google Benchmark's reporters do) and stored at the top of every JSON file.
+struct RunContext {
+  std::string command;
+  std::string a2afft_version;
+  std::string mpi_library;
+  std::string date_utc;
+  std::vector<std::string> hosts;
+  int ranks = 0;
+  std::string layout;
+  std::string numa;
+  bool oversubscribed = false;
+};
+
+/// Collective only in that every rank must have the same topology; it calls no MPI itself
+/// besides MPI_Get_library_version.
+RunContext collect_context(const Topology& topology, std::string command);
+
+/// `# key: value` lines.
+void print_context(std::ostream& out, const RunContext& context);
+nlohmann::json to_json(const RunContext& context);
+
+}  // namespace a2afft::report
