@@ -1,0 +1,57 @@
+# Test helpers. MPI tests run under mpiexec with one ctest per rank count, oversubscribed with
+# yield-when-idle (this is how 8 ranks fit on 2 cores), and always with a TIMEOUT so that a
+# deadlock fails the test instead of hanging CI.
+
+set(A2AFFT_TEST_TIMEOUT 120 CACHE STRING "Default TIMEOUT in seconds of each MPI test")
+
+execute_process(COMMAND ${MPIEXEC_EXECUTABLE} --version OUTPUT_VARIABLE _a2afft_mpiexec_version
+                ERROR_QUIET)
+if(_a2afft_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  set(A2AFFT_MPIEXEC_OVERSUBSCRIBE --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
+else()
+  set(A2AFFT_MPIEXEC_OVERSUBSCRIBE "")
+endif()
+set(A2AFFT_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+                        OMPI_MCA_rmaps_base_oversubscribe=1)
+
+# The mpiexec prefix for `ranks` ranks, in OUT_VAR.
+function(a2afft_mpiexec_command out_var ranks)
+  set(${out_var} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${ranks}
+      ${A2AFFT_MPIEXEC_OVERSUBSCRIBE} ${MPIEXEC_PREFLAGS} PARENT_SCOPE)
+endfunction()
+
+# a2afft_add_mpi_test(NAME name TARGET target RANKS 1 2 3 [ARGS ...] [ENV VAR=value ...]
+#                     [LABELS ...] [TIMEOUT seconds])
+# registers name.np<N> for every N in RANKS.
+function(a2afft_add_mpi_test)
+  cmake_parse_arguments(T "" "NAME;TARGET;TIMEOUT" "RANKS;ARGS;ENV;LABELS" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT ${A2AFFT_TEST_TIMEOUT})
+  endif()
+  foreach(ranks IN LISTS T_RANKS)
+    a2afft_mpiexec_command(launcher ${ranks})
+    set(test_name ${T_NAME}.np${ranks})
+    add_test(NAME ${test_name} COMMAND ${launcher} $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+    set_tests_properties(${test_name} PROPERTIES
+      TIMEOUT ${T_TIMEOUT}
+      LABELS "mpi;${T_LABELS}"
+      ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};${T_ENV}"
+      PROCESSORS 2)
+  endforeach()
+endfunction()
+
+# a2afft_add_error_test(NAME name RANKS n REGEX regex [ENV VAR=value ...] COMMAND args...)
+# passes when `a2afft args...` exits non-zero and prints exactly one `a2afft: error:` line,
+# matching REGEX.
+function(a2afft_add_error_test)
+  cmake_parse_arguments(T "" "NAME;RANKS;REGEX" "ENV;COMMAND" ${ARGN})
+  if(NOT T_RANKS)
+    set(T_RANKS 1)
+  endif()
+  a2afft_mpiexec_command(launcher ${T_RANKS})
+  add_test(NAME cli.error.${T_NAME}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/cli/expect_error.sh "${T_REGEX}" ${launcher}
+                   $<TARGET_FILE:a2afft> ${T_COMMAND})
+  set_tests_properties(cli.error.${T_NAME} PROPERTIES
+    TIMEOUT 60 LABELS "cli" ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};${T_ENV}")
+endfunction()

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# usage: expect_error.sh REGEX COMMAND...
+# Passes when COMMAND exits non-zero and prints exactly one "a2afft: error:" line, which
+# matches REGEX: bad input gets one clear line, never a hang, a crash or a silent success.
+set -u
+regex=$1
+shift
+output=$("$@" 2>&1)
+status=$?
+errors=$(printf '%s\n' "$output" | grep -c '^a2afft: error:')
+line=$(printf '%s\n' "$output" | grep '^a2afft: error:' | head -1)
+printf '%s\n' "$output"
+if [ "$status" -eq 0 ]; then echo "FAILED: exit status 0, expected non-zero"; exit 1; fi
+if [ "$status" -gt 128 ]; then echo "FAILED: killed by a signal (status $status)"; exit 1; fi
+if [ "$errors" -ne 1 ]; then echo "FAILED: $errors 'a2afft: error:' lines, expected 1"; exit 1; fi
+if ! printf '%s\n' "$line" | grep -Eq -- "$regex"; then
+  echo "FAILED: the error line does not match: $regex"
+  exit 1
+fi
+echo "ok: exit $status, one error line matching: $regex"

@@ -1,0 +1,146 @@
+// Conformance: every registered backend, with every example spec of its registry row, against
+// the vendor MPI_Alltoall on data that encodes (source, destination, byte index). Run by ctest
+// for P = 1..8 and several layouts (one node, nodes of 2, uneven nodes), set through the
+// A2AFFT_* environment. New backends are picked up from the registry.
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "registry.hpp"
+#include "topology/topology.hpp"
+#include "verify/pattern.hpp"
+
+namespace a2afft {
+namespace {
+
+constexpr std::size_t kBlockSizes[] = {1, 3, 16, 1000, 65536};
+constexpr std::size_t kGuardBytes = 64;
+constexpr std::byte kGuard{0x5c};
+
+const Topology& topology() {
+  static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
+  return instance;
+}
+
+std::vector<std::string> all_example_specs() {
+  std::vector<std::string> specs;
+  for (const ExchangeInfo* info : registered_exchanges()) {
+    for (std::string_view example : info->examples)
+      specs.emplace_back(example);
+  }
+  return specs;
+}
+
+// The same verdict on every rank: the lowest failing rank's message, or "".
+std::string agreed_failure(const std::string& local) {
+  const int mine = local.empty() ? INT_MAX : topology().rank();
+  int lowest = INT_MAX;
+  MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (lowest == INT_MAX) return "";
+  int length = static_cast<int>(local.size());
+  MPI_Bcast(&length, 1, MPI_INT, lowest, MPI_COMM_WORLD);
+  std::string text = local;
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, lowest, MPI_COMM_WORLD);
+  return "rank " + std::to_string(lowest) + ": " + text;
+}
+
+std::string check_exchange(Exchange& plan, std::size_t block_bytes) {
+  const int rank = topology().rank();
+  const int ranks = topology().size();
+  const std::size_t total = block_bytes * static_cast<std::size_t>(ranks);
+  std::vector<std::byte> send(total);
+  std::vector<std::byte> vendor(total);
+  // recv sits between guard bytes that no exchange may write.
+  std::vector<std::byte> guarded(total + 2 * kGuardBytes, kGuard);
+  const std::span<std::byte> recv(guarded.data() + kGuardBytes, total);
+
+  verify::fill_send_blocks(send, rank, ranks, block_bytes);
+  make_exchange("mpi", topology(), block_bytes)->run(send.data(), vendor.data());
+  // Twice: a plan must be reusable, and the second run must not depend on recv's old content.
+  for (int run = 0; run < 2; ++run) {
+    std::fill(recv.begin(), recv.end(), std::byte{static_cast<unsigned char>(0xa0 + run)});
+    plan.run(send.data(), recv.data());
+    if (auto bad = verify::compare_blocks(recv, vendor, block_bytes)) {
+      return "differs from MPI_Alltoall at " + bad->describe();
+    }
+    if (auto bad = verify::check_received_blocks(recv, rank, ranks, block_bytes)) {
+      return "wrong data at " + bad->describe();
+    }
+    if (auto bad = verify::check_send_blocks(send, rank, ranks, block_bytes)) {
+      return "wrote the send buffer at " + bad->describe();
+    }
+    for (std::size_t i = 0; i < kGuardBytes; ++i) {
+      if (guarded[i] != kGuard || guarded[kGuardBytes + total + i] != kGuard) {
+        return "wrote outside the receive blocks";
+      }
+    }
+  }
+  return "";
+}
+
+class Conformance : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Conformance, matches_vendor_alltoall) {
+  const Spec spec = parse_spec(GetParam());
+  for (const std::size_t block_bytes : kBlockSizes) {
+    const ExchangeProblem problem{topology(), block_bytes};
+    const std::string refusal = exchange_refusal(spec, problem);
+    if (!refusal.empty()) {
+      // A backend that cannot run this layout must say so, never run something else.
+      EXPECT_THROW(make_exchange(spec, problem), UsageError);
+      std::printf("[ refused  ] %s on %s: %s\n", GetParam().c_str(),
+                  topology().describe_layout().c_str(), refusal.c_str());
+      continue;
+    }
+    const auto plan = make_exchange(spec, problem);
+    const std::string failure = agreed_failure(check_exchange(*plan, block_bytes));
+    EXPECT_EQ(failure, "") << plan->describe() << " at " << block_bytes << " B on "
+                           << topology().describe_layout();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(all_example_specs()),
+                         [](const auto& test_param) {
+                           std::string name = test_param.param;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(Topology, facts_agree_with_the_layout) {
+  const Topology& topo = topology();
+  int total = 0;
+  for (int size : topo.node_sizes())
+    total += size;
+  EXPECT_EQ(total, topo.size());
+  int node_comm_size = 0;
+  MPI_Comm_size(topo.node_comm(), &node_comm_size);
+  EXPECT_EQ(node_comm_size, topo.node_size(topo.node()));
+  int node_comm_rank = 0;
+  MPI_Comm_rank(topo.node_comm(), &node_comm_rank);
+  EXPECT_EQ(node_comm_rank, topo.local_rank());
+  EXPECT_EQ(topo.local_rank_of(topo.leader_of(topo.node())), 0);
+}
+
+TEST(Exchange, bad_parameter_values_are_refused_with_the_range) {
+  try {
+    make_exchange("nonblocking:batch=0", topology(), 8);
+    FAIL() << "batch=0 accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("batch=0 is not valid"), std::string::npos);
+  }
+  EXPECT_THROW(make_exchange("nonblocking:batch=many", topology(), 8), UsageError);
+  EXPECT_THROW(make_exchange("mpi", topology(), 0), UsageError);
+}
+
+}  // namespace
+}  // namespace a2afft
