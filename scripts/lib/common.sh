@@ -1,0 +1,50 @@
+# Shared by run-tests and run-demo: install what is missing, configure, build.
+# Sourced, not run. Everything it installs comes from Debian's packages.
+
+A2AFFT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+A2AFFT_BUILD=${A2AFFT_BUILD:-$A2AFFT_ROOT/build}
+
+# Debian packages the build and the tests need, and a file each one provides, so that a
+# machine that already has them is not touched.
+A2AFFT_PACKAGES=(
+  "g++:/usr/bin/g++"
+  "make:/usr/bin/make"
+  "cmake:/usr/bin/cmake"
+  "pkg-config:/usr/bin/pkg-config"
+  "openmpi-bin:/usr/bin/mpirun"
+  "libopenmpi-dev:/usr/lib/x86_64-linux-gnu/openmpi/include/mpi.h"
+  "libfftw3-dev:/usr/include/fftw3.h"
+  "libfftw3-mpi-dev:/usr/include/fftw3-mpi.h"
+  "libhwloc-dev:/usr/include/hwloc.h"
+  "hwloc:/usr/bin/lstopo-no-graphics"
+  "libgtest-dev:/usr/include/gtest/gtest.h"
+  "libcli11-dev:/usr/include/CLI/CLI.hpp"
+  "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
+)
+
+a2afft_install_missing() {
+  local missing=() entry package
+  for entry in "${A2AFFT_PACKAGES[@]}"; do
+    package=${entry%%:*}
+    # The file check is fast; dpkg confirms for multi-arch paths that differ by architecture.
+    if [ ! -e "${entry#*:}" ] && ! dpkg -s "$package" >/dev/null 2>&1; then
+      missing+=("$package")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "== installing missing packages: ${missing[*]}"
+  local sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -q
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+a2afft_build() {
+  echo "== configuring and building in $A2AFFT_BUILD"
+  cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$A2AFFT_BUILD" -j "$(nproc)"
+}
+
+# mpirun as root needs these (containers, CI); harmless otherwise.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
