@@ -6,23 +6,15 @@
 #include <ctime>
 #include <set>
 
+#include "git_describe.hpp"
 #include "topology/topology.hpp"
-
-#ifndef A2AFFT_VERSION
-#define A2AFFT_VERSION "unknown"
-#endif
-#ifndef A2AFFT_GIT_DESCRIBE
-#define A2AFFT_GIT_DESCRIBE "unknown"
-#endif
 
 namespace a2afft::report {
 
 RunContext collect_context(const Topology& topology, std::string command) {
   RunContext context;
   context.command = std::move(command);
-  const std::string git = A2AFFT_GIT_DESCRIBE;
-  context.a2afft_version =
-      std::string(A2AFFT_VERSION) + " (git " + (git.empty() ? "unknown" : git) + ")";
+  context.a2afft_version = std::string(A2AFFT_VERSION) + " (git " + A2AFFT_GIT_DESCRIBE + ")";
   char library[MPI_MAX_LIBRARY_VERSION_STRING];
   int length = 0;
   MPI_Get_library_version(library, &length);

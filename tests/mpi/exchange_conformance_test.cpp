@@ -14,6 +14,7 @@
 
 #include "error.hpp"
 #include "registry.hpp"
+#include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
 
@@ -129,6 +130,36 @@ TEST(Topology, facts_agree_with_the_layout) {
   MPI_Comm_rank(topo.node_comm(), &node_comm_rank);
   EXPECT_EQ(node_comm_rank, topo.local_rank());
   EXPECT_EQ(topo.local_rank_of(topo.leader_of(topo.node())), 0);
+}
+
+TEST(PhaseTimer, reduces_over_ranks_including_phases_some_ranks_never_entered) {
+  const int rank = topology().rank();
+  const int ranks = topology().size();
+  PhaseTimer timer;
+  timer.add("copy", rank + 1.0);
+  timer.add("copy", 1.0);
+  if (rank == ranks - 1) timer.add("gather", 2.0);
+  const auto stats = reduce_phases(timer, MPI_COMM_WORLD);
+  ASSERT_EQ(stats.size(), 2u);
+  EXPECT_DOUBLE_EQ(stats.at("copy").min_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(stats.at("copy").max_seconds, ranks + 1.0);
+  EXPECT_DOUBLE_EQ(stats.at("copy").mean_seconds, (ranks + 3) / 2.0);
+  EXPECT_DOUBLE_EQ(stats.at("gather").max_seconds, 2.0);
+  EXPECT_DOUBLE_EQ(stats.at("gather").min_seconds, ranks == 1 ? 2.0 : 0.0);
+}
+
+TEST(PhaseTimer, exchanges_record_their_phases) {
+  PhaseTimer timer;
+  const auto plan = make_exchange("pairwise", topology(), 16);
+  plan->attach_timer(&timer);
+  std::vector<std::byte> send(16 * static_cast<std::size_t>(topology().size()));
+  std::vector<std::byte> recv(send.size());
+  plan->run(send.data(), recv.data());
+  EXPECT_EQ(timer.seconds().count("copy"), 1u);
+  plan->attach_timer(nullptr);
+  timer.clear();
+  plan->run(send.data(), recv.data());
+  EXPECT_TRUE(timer.seconds().empty());
 }
 
 TEST(Exchange, bad_parameter_values_are_refused_with_the_range) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <memory>
+
 #include "registry.hpp"
 
 // One row per backend, each defined in its algorithm family's file; registry.cpp lists them.
@@ -9,5 +11,11 @@ extern const ExchangeInfo kVendorExchange;       // vendor.cpp
 extern const ExchangeInfo kPairwiseExchange;     // direct.cpp
 extern const ExchangeInfo kNonblockingExchange;  // direct.cpp
 extern const ExchangeInfo kFactorExchange;       // factor.cpp
+
+/// `make` for a backend without parameters: its plan is built from the problem alone.
+template <typename Plan>
+std::unique_ptr<Exchange> make_plan(const ExchangeProblem& problem, const Params&) {
+  return std::make_unique<Plan>(problem);
+}
 
 }  // namespace a2afft::algorithms

@@ -87,10 +87,6 @@ class NonblockingExchange final : public Exchange {
   mpi::RequestSet requests_;
 };
 
-std::unique_ptr<Exchange> make_pairwise(const ExchangeProblem& problem, const Params&) {
-  return std::make_unique<PairwiseExchange>(problem);
-}
-
 std::unique_ptr<Exchange> make_nonblocking(const ExchangeProblem& problem, const Params& params) {
   // batch bounds the exchanges in flight, so any batch >= P-1 means all of them.
   const long partners = std::max(1, problem.topology.size() - 1);
@@ -116,7 +112,7 @@ const ExchangeInfo kPairwiseExchange = {
     .params = {},
     .examples = kPairwiseExamples,
     .refusal = nullptr,
-    .make = make_pairwise,
+    .make = make_plan<PairwiseExchange>,
 };
 
 const ExchangeInfo kNonblockingExchange = {

@@ -41,10 +41,6 @@ class FactorExchange final : public Exchange {
   std::vector<int> partners_;
 };
 
-std::unique_ptr<Exchange> make(const ExchangeProblem& problem, const Params&) {
-  return std::make_unique<FactorExchange>(problem);
-}
-
 constexpr std::string_view kExamples[] = {"factor"};
 
 }  // namespace
@@ -57,7 +53,7 @@ const ExchangeInfo kFactorExchange = {
     .params = {},
     .examples = kExamples,
     .refusal = nullptr,
-    .make = make,
+    .make = make_plan<FactorExchange>,
 };
 
 }  // namespace a2afft::algorithms

@@ -33,10 +33,6 @@ class VendorExchange final : public Exchange {
   mpi::ContiguousBytes block_;
 };
 
-std::unique_ptr<Exchange> make(const ExchangeProblem& problem, const Params&) {
-  return std::make_unique<VendorExchange>(problem);
-}
-
 constexpr std::string_view kExamples[] = {"mpi"};
 
 }  // namespace
@@ -49,7 +45,7 @@ const ExchangeInfo kVendorExchange = {
     .params = {},
     .examples = kExamples,
     .refusal = nullptr,
-    .make = make,
+    .make = make_plan<VendorExchange>,
 };
 
 }  // namespace a2afft::algorithms
