@@ -1,0 +1,104 @@
+#include "schedule/tra.hpp"
+
+namespace a2afft::schedule {
+
+int radix_digits(long value, long radix) {
+  int digits = 0;
+  for (; value > 0; value /= radix)
+    ++digits;
+  return digits;
+}
+
+long radix_digit(long value, int position, long radix) {
+  for (int i = 0; i < position; ++i)
+    value /= radix;
+  return value % radix;
+}
+
+long integer_power(long radix, int exponent) {
+  long result = 1;
+  for (int i = 0; i < exponent; ++i)
+    result *= radix;
+  return result;
+}
+
+std::vector<TraRound> tra_rounds(long ranks, long radix) {
+  std::vector<TraRound> rounds;
+  const int width = radix_digits(ranks - 1, radix);
+  for (int position = 0; position < width; ++position) {
+    const long place = integer_power(radix, position);
+    for (long value = 1; value < radix; ++value) {
+      TraRound round{position, value, value * place, {}};
+      for (long block = 1; block < ranks; ++block) {
+        if (radix_digit(block, position, radix) == value) round.blocks.push_back(block);
+      }
+      if (!round.blocks.empty()) rounds.push_back(std::move(round));
+    }
+  }
+  return rounds;
+}
+
+TraCounts tra_counts_by_schedule(long ranks, long radix) {
+  TraCounts counts;
+  const int width = radix_digits(ranks - 1, radix);
+  for (int position = 0; position < width; ++position) {
+    // How many distances i < P carry each digit value at this position.
+    std::vector<long> carried(static_cast<std::size_t>(radix), 0);
+    const long place = integer_power(radix, position);
+    for (long block = 1; block < ranks; ++block)
+      ++carried[(block / place) % radix];
+    for (long value = 1; value < radix; ++value) {
+      if (carried[value] == 0) continue;
+      ++counts.rounds;
+      counts.blocks += carried[value];
+    }
+  }
+  return counts;
+}
+
+long tra_round_blocks_by_formula(long ranks, long radix, int position, long value) {
+  const long place = integer_power(radix, position);      // r^x
+  const long group = place * radix;                       // r^(x+1)
+  const long last_group_blocks = ranks % group;           // lgc
+  const long excess = last_group_blocks - value * place;  // t
+  const long whole_groups = ranks / group * place;        // lc
+  if (excess <= 0) return whole_groups;
+  if (excess / place > 0) return whole_groups + place;
+  return whole_groups + excess % place;
+}
+
+TraCounts tra_counts_by_formula(long ranks, long radix) {
+  if (ranks <= 1) return {};
+  const int width = radix_digits(ranks - 1, radix);  // w, so that r^(w-1) < P <= r^w
+  const long full = integer_power(radix, width);
+  TraCounts counts;
+  if (ranks == full) {
+    counts.rounds = width * (radix - 1);                                    // Proposition 1
+    counts.blocks = width * (radix - 1) * integer_power(radix, width - 1);  // Proposition 2
+    return counts;
+  }
+  counts.rounds = width * (radix - 1) - (full - ranks) / integer_power(radix, width - 1);  // 3
+  for (int position = 0; position < width; ++position) {                                   // 4
+    for (long value = 1; value < radix; ++value) {
+      counts.blocks += tra_round_blocks_by_formula(ranks, radix, position, value);
+    }
+  }
+  return counts;
+}
+
+Tra2Counts tra2_counts(long ranks_per_node, long nodes, long intra_radix, long inter_radix) {
+  Tra2Counts counts{tra_counts_by_formula(ranks_per_node, intra_radix),
+                    tra_counts_by_formula(nodes, inter_radix)};
+  counts.intra.blocks *= nodes;
+  counts.inter.blocks *= ranks_per_node;
+  return counts;
+}
+
+long default_radix(long ranks) {
+  long radix = 1;
+  while (radix * radix < ranks)
+    ++radix;
+  return radix < 2 ? 2 : radix;
+}
+
+}  // namespace a2afft::schedule
