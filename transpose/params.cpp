@@ -25,4 +25,17 @@ long Params::integer(std::string_view key, long fallback, long low, long high,
                    valid + ", or auto");
 }
 
+std::string_view Params::word(std::string_view key, std::string_view fallback,
+                              std::initializer_list<std::string_view> valid) const {
+  const std::string* text = spec_.find(key);
+  if (text == nullptr || *text == "auto") return fallback;
+  std::string listed;
+  for (const std::string_view choice : valid) {
+    if (*text == choice) return choice;
+    listed += (listed.empty() ? "" : ", ") + std::string(choice);
+  }
+  throw UsageError(spec_.name + ": " + std::string(key) + "=" + *text + " is not valid; expected " +
+                   listed + ", or auto");
+}
+
 }  // namespace a2afft

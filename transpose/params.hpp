@@ -26,6 +26,10 @@ class Params {
   long integer(std::string_view key, long fallback, long low, long high,
                std::initializer_list<NamedValue> words = {}) const;
 
+  /// One of `valid`; absent or `auto` gives `fallback`.
+  std::string_view word(std::string_view key, std::string_view fallback,
+                        std::initializer_list<std::string_view> valid) const;
+
  private:
   const Spec& spec_;
 };

@@ -12,10 +12,9 @@ namespace {
 
 // The one table of backends. A new backend adds its row here and nowhere else.
 constexpr std::array kExchanges = {
-    &algorithms::kVendorExchange,
-    &algorithms::kPairwiseExchange,
-    &algorithms::kNonblockingExchange,
-    &algorithms::kFactorExchange,
+    &algorithms::kVendorExchange, &algorithms::kPairwiseExchange, &algorithms::kNonblockingExchange,
+    &algorithms::kFactorExchange, &algorithms::kTraExchange,      &algorithms::kBruckExchange,
+    &algorithms::kTra2Exchange,
 };
 
 std::string valid_names() {

@@ -9,29 +9,31 @@ constexpr int kTag = 0;
 }  // namespace
 
 BlockTransfer::BlockTransfer(MPI_Comm parent, std::size_t block_bytes)
-    : comm_(mpi::Comm::duplicate(parent)), block_bytes_(block_bytes), block_(block_bytes) {}
+    : comm_(mpi::Comm::duplicate(parent)),
+      block_bytes_(block_bytes),
+      block_type_(mpi::make_block_type(block_bytes)) {}
 
 void BlockTransfer::copy_own(const std::byte* send, std::byte* recv) const {
   std::memcpy(block(recv, rank(), block_bytes_), block(send, rank(), block_bytes_), block_bytes_);
 }
 
-void BlockTransfer::sendrecv(const std::byte* send, int destination, std::byte* recv,
-                             int source) const {
-  mpi::check(MPI_Sendrecv(block(send, destination, block_bytes_), block_.count(), block_.type(),
-                          destination, kTag, block(recv, source, block_bytes_), block_.count(),
-                          block_.type(), source, kTag, comm_.get(), MPI_STATUS_IGNORE),
+void BlockTransfer::sendrecv_blocks(const std::byte* outgoing, int destination, std::byte* incoming,
+                                    int source, std::size_t blocks) const {
+  const int count = static_cast<int>(blocks);
+  mpi::check(MPI_Sendrecv(outgoing, count, block_type_.get(), destination, kTag, incoming, count,
+                          block_type_.get(), source, kTag, comm_.get(), MPI_STATUS_IGNORE),
              "MPI_Sendrecv");
 }
 
 void BlockTransfer::isend(const std::byte* send, int destination, MPI_Request* request) const {
-  mpi::check(MPI_Isend(block(send, destination, block_bytes_), block_.count(), block_.type(),
-                       destination, kTag, comm_.get(), request),
+  mpi::check(MPI_Isend(block(send, destination, block_bytes_), 1, block_type_.get(), destination,
+                       kTag, comm_.get(), request),
              "MPI_Isend");
 }
 
 void BlockTransfer::irecv(std::byte* recv, int source, MPI_Request* request) const {
-  mpi::check(MPI_Irecv(block(recv, source, block_bytes_), block_.count(), block_.type(), source,
-                       kTag, comm_.get(), request),
+  mpi::check(MPI_Irecv(block(recv, source, block_bytes_), 1, block_type_.get(), source, kTag,
+                       comm_.get(), request),
              "MPI_Irecv");
 }
 

@@ -18,7 +18,8 @@ inline std::byte* block(std::byte* buffer, int index, std::size_t block_bytes) {
 }
 
 /// Moves whole blocks of one plan between ranks on the plan's private communicator, so tags
-/// never collide with another plan's. Blocks of any size: large ones travel as a derived type.
+/// never collide with another plan's. Counts are in blocks of one committed datatype, so
+/// neither a block nor a message of many blocks needs an int byte count.
 class BlockTransfer {
  public:
   BlockTransfer(MPI_Comm parent, std::size_t block_bytes);
@@ -30,14 +31,20 @@ class BlockTransfer {
   /// Our own block from `send` to `recv`, without MPI.
   void copy_own(const std::byte* send, std::byte* recv) const;
   /// Sends our block for `destination` and receives the block `source` has for us.
-  void sendrecv(const std::byte* send, int destination, std::byte* recv, int source) const;
+  void sendrecv(const std::byte* send, int destination, std::byte* recv, int source) const {
+    sendrecv_blocks(block(send, destination, block_bytes_), destination,
+                    block(recv, source, block_bytes_), source, 1);
+  }
+  /// Sends `blocks` contiguous blocks from `outgoing` and receives as many into `incoming`.
+  void sendrecv_blocks(const std::byte* outgoing, int destination, std::byte* incoming, int source,
+                       std::size_t blocks) const;
   void isend(const std::byte* send, int destination, MPI_Request* request) const;
   void irecv(std::byte* recv, int source, MPI_Request* request) const;
 
  private:
   mpi::Comm comm_;
   std::size_t block_bytes_;
-  mpi::ContiguousBytes block_;
+  mpi::Datatype block_type_;  // one block, so n blocks always go as count n
 };
 
 }  // namespace a2afft::algorithms

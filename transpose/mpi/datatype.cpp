@@ -73,6 +73,14 @@ Datatype make_large_bytes_type(std::size_t bytes, std::size_t chunk_bytes) {
 
 }  // namespace
 
+Datatype make_block_type(std::size_t bytes) {
+  const auto limit = static_cast<std::size_t>(max_message_count());
+  if (bytes > limit) return make_large_bytes_type(bytes, limit);
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  check(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type), "MPI_Type_contiguous");
+  return Datatype(committed(type));
+}
+
 ContiguousBytes::ContiguousBytes(std::size_t bytes) : bytes_(bytes), count_(0) {
   const auto limit = static_cast<std::size_t>(max_message_count());
   if (bytes <= limit) {

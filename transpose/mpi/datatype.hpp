@@ -29,6 +29,10 @@ class Datatype {
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
+/// A committed datatype of exactly `bytes` contiguous bytes, so that n of them go as count n:
+/// messages of many large blocks never need a byte count beyond INT_MAX.
+Datatype make_block_type(std::size_t bytes);
+
 /// `bytes` contiguous bytes as (type, count) with a count MPI can take: MPI_BYTE x bytes when
 /// it fits, otherwise one derived datatype of exactly `bytes` extent (count 1).
 class ContiguousBytes {

@@ -1,0 +1,374 @@
+// tra, bruck and tra2: the tunable-radix all-to-all in one and two layers.
+//
+// Source: seed tra-tra2-configurable-alltoall §III (TRA) and §IV (TRA2); bruck is Bruck et al.
+// 1997, which is TRA with radix 2.
+// Steps (tra, radix r): number blocks by distance i = (destination - rank) mod P; for each
+//   digit position x < w (w = base-r digits of P-1) and value 1 <= z < r, send every block
+//   whose x-th digit is z to rank + z*r^x and receive the same slots from rank - z*r^x. The
+//   paper rotates the blocks before and after; `rotation=mapped` (default) instead reads each
+//   block from `send` on its first hop and writes it to `recv` on its last, so only blocks
+//   with several non-zero digits pass through scratch. Rounds pack non-contiguous blocks.
+// Steps (tra2, radices r1 and r2, Q ranks per node, N nodes): pack the blocks for each local
+//   rank k into a super-block of N blocks; TRA among the node's Q ranks (radix r1); transpose
+//   into super-blocks of Q blocks per node; TRA among the N ranks with our local rank (radix
+//   r2), straight into `recv` when ranks are numbered node by node.
+// Cost: K*alpha + D*b*beta with K, D from schedule/tra (Propositions 1-4); for r = ceil(sqrt P)
+//   K ~ 2 sqrt(P) and D ~ 2 sqrt(P) * P / r. tra2: K1*alpha_intra + D1*b*beta_intra +
+//   K2*alpha_inter + D2*b*beta_inter with N*b and Q*b super-blocks.
+// Parameters: tra `radix` 2..P (ceil(sqrt P)), `rotation` mapped|copied (mapped);
+//   tra2 `r1` 2..Q (ceil(sqrt Q)), `r2` 2..N (N); equal node sizes only.
+
+#include "algorithms/tra.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "algorithms/algorithms.hpp"
+#include "algorithms/block_transfer.hpp"
+#include "error.hpp"
+#include "mpi/comm.hpp"
+#include "schedule/tra.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::algorithms {
+namespace {
+
+// Where one block of a round comes from or goes to; base pointers are bound in run().
+enum Buffer : unsigned char { kSend, kRecv, kScratch };
+struct BlockPlace {
+  Buffer buffer;
+  std::size_t index;
+};
+
+// One round as this rank sees it: the same distance slots leave and arrive, but in mapped mode
+// a slot's first hop reads `send` and its last hop writes `recv`.
+struct PlannedRound {
+  int destination;
+  int source;
+  std::vector<BlockPlace> outgoing;
+  std::vector<BlockPlace> incoming;
+};
+
+class TraExchange final : public Exchange {
+ public:
+  TraExchange(MPI_Comm comm, std::size_t block_bytes, long radix, TraRotation rotation)
+      : transfer_(comm, block_bytes), radix_(radix), rotation_(rotation) {
+    const long rank = transfer_.rank();
+    const long ranks = transfer_.size();
+    const auto rounds = schedule::tra_rounds(ranks, radix);
+    // Scratch slot of each distance that passes through scratch (-1: never).
+    std::vector<long> slot(static_cast<std::size_t>(ranks), -1);
+    std::size_t scratch_blocks = 0;
+    for (long i = 1; i < ranks; ++i) {
+      if (rotation == TraRotation::copied || hops(i) > 1)
+        slot[i] = static_cast<long>(scratch_blocks++);
+    }
+    std::size_t largest_round = 0;
+    for (const schedule::TraRound& round : rounds) {
+      PlannedRound planned{static_cast<int>((rank + round.distance) % ranks),
+                           static_cast<int>((rank - round.distance % ranks + ranks) % ranks),
+                           {},
+                           {}};
+      for (const long i : round.blocks) {
+        const bool first_hop = lowest_digit(i) == round.position;
+        const bool last_hop = highest_digit(i) == round.position;
+        const auto scratch = BlockPlace{kScratch, static_cast<std::size_t>(slot[i])};
+        const bool mapped = rotation == TraRotation::mapped;
+        planned.outgoing.push_back(
+            mapped && first_hop ? BlockPlace{kSend, static_cast<std::size_t>((rank + i) % ranks)}
+                                : scratch);
+        planned.incoming.push_back(
+            mapped && last_hop
+                ? BlockPlace{kRecv, static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)}
+                : scratch);
+      }
+      largest_round = std::max(largest_round, round.blocks.size());
+      rounds_.push_back(std::move(planned));
+    }
+    scratch_.resize(scratch_blocks * block_bytes);
+    packed_out_.resize(largest_round * block_bytes);
+    packed_in_.resize(largest_round * block_bytes);
+    if (rotation == TraRotation::copied) {
+      for (long i = 1; i < ranks; ++i) {
+        rotation_slots_.push_back({static_cast<std::size_t>((rank + i) % ranks),
+                                   static_cast<std::size_t>(slot[i]),
+                                   static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)});
+      }
+    }
+  }
+
+  std::string describe() const override {
+    return "tra(radix=" + std::to_string(radix_) +
+           (rotation_ == TraRotation::copied ? ",rotation=copied)" : ")");
+  }
+
+  void run(const std::byte* send, std::byte* recv) override {
+    const std::size_t block_bytes = transfer_.block_bytes();
+    transfer_.copy_own(send, recv);
+    if (rotation_ == TraRotation::copied) {
+      const auto timed = phase("rotate");
+      for (const RotationSlot& r : rotation_slots_) {
+        std::memcpy(block(scratch_.data(), static_cast<int>(r.scratch), block_bytes),
+                    block(send, static_cast<int>(r.send), block_bytes), block_bytes);
+      }
+    }
+    const std::byte* read_base[] = {send, recv, scratch_.data()};
+    std::byte* write_base[] = {nullptr, recv, scratch_.data()};
+    for (const PlannedRound& round : rounds_)
+      exchange_round(round, read_base, write_base);
+    if (rotation_ == TraRotation::copied) {
+      const auto timed = phase("rotate");
+      for (const RotationSlot& r : rotation_slots_) {
+        std::memcpy(block(recv, static_cast<int>(r.recv), block_bytes),
+                    block(scratch_.data(), static_cast<int>(r.scratch), block_bytes), block_bytes);
+      }
+    }
+  }
+
+ private:
+  struct RotationSlot {
+    std::size_t send;
+    std::size_t scratch;
+    std::size_t recv;
+  };
+
+  long digits_of(long i, bool highest) const {
+    long found = -1;
+    for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
+      if (schedule::radix_digit(i, x, radix_) == 0) continue;
+      if (!highest) return x;
+      found = x;
+    }
+    return found;
+  }
+  long lowest_digit(long i) const { return digits_of(i, false); }
+  long highest_digit(long i) const { return digits_of(i, true); }
+  long hops(long i) const {
+    long count = 0;
+    for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
+      count += schedule::radix_digit(i, x, radix_) != 0;
+    }
+    return count;
+  }
+
+  void exchange_round(const PlannedRound& round, const std::byte* const* read_base,
+                      std::byte* const* write_base) {
+    const std::size_t block_bytes = transfer_.block_bytes();
+    const std::size_t count = round.outgoing.size();
+    const BlockPlace& out = round.outgoing.front();
+    const BlockPlace& in = round.incoming.front();
+    // A single block that does not read and write the same scratch slot needs no packing.
+    if (count == 1 && !(out.buffer == kScratch && in.buffer == kScratch)) {
+      const auto timed = phase("p2p");
+      transfer_.sendrecv_blocks(read_base[out.buffer] + out.index * block_bytes, round.destination,
+                                write_base[in.buffer] + in.index * block_bytes, round.source, 1);
+      return;
+    }
+    {
+      const auto timed = phase("pack");
+      for (std::size_t b = 0; b < count; ++b) {
+        const BlockPlace& place = round.outgoing[b];
+        std::memcpy(packed_out_.data() + b * block_bytes,
+                    read_base[place.buffer] + place.index * block_bytes, block_bytes);
+      }
+    }
+    {
+      const auto timed = phase("p2p");
+      transfer_.sendrecv_blocks(packed_out_.data(), round.destination, packed_in_.data(),
+                                round.source, count);
+    }
+    const auto timed = phase("unpack");
+    for (std::size_t b = 0; b < count; ++b) {
+      const BlockPlace& place = round.incoming[b];
+      std::memcpy(write_base[place.buffer] + place.index * block_bytes,
+                  packed_in_.data() + b * block_bytes, block_bytes);
+    }
+  }
+
+  BlockTransfer transfer_;
+  long radix_;
+  TraRotation rotation_;
+  std::vector<PlannedRound> rounds_;
+  std::vector<RotationSlot> rotation_slots_;
+  std::vector<std::byte> scratch_;
+  std::vector<std::byte> packed_out_;
+  std::vector<std::byte> packed_in_;
+};
+
+// Copies `rows` x `columns` blocks from row-major `from` to column-major `to`.
+void transpose_blocks(const std::byte* from, std::byte* to, std::size_t rows, std::size_t columns,
+                      std::size_t block_bytes) {
+  for (std::size_t row = 0; row < rows; ++row) {
+    for (std::size_t column = 0; column < columns; ++column) {
+      std::memcpy(to + (column * rows + row) * block_bytes,
+                  from + (row * columns + column) * block_bytes, block_bytes);
+    }
+  }
+}
+
+class Tra2Exchange final : public Exchange {
+ public:
+  Tra2Exchange(const ExchangeProblem& problem, long intra_radix, long inter_radix)
+      : block_bytes_(problem.block_bytes),
+        ranks_per_node_(static_cast<std::size_t>(problem.topology.node_size(0))),
+        nodes_(static_cast<std::size_t>(problem.topology.node_count())),
+        intra_radix_(intra_radix),
+        inter_radix_(inter_radix),
+        same_local_rank_comm_(mpi::Comm::split(
+            problem.topology.comm(), problem.topology.local_rank(), problem.topology.node())),
+        intra_(make_tra_plan(problem.topology.node_comm(), nodes_ * block_bytes_, intra_radix,
+                             TraRotation::mapped)),
+        inter_(make_tra_plan(same_local_rank_comm_.get(), ranks_per_node_ * block_bytes_,
+                             inter_radix, TraRotation::mapped)),
+        first_(nodes_ * ranks_per_node_ * block_bytes_),
+        second_(first_.size()) {
+    const Topology& topology = problem.topology;
+    rank_of_place_.assign(static_cast<std::size_t>(topology.size()), -1);
+    for (int rank = 0; rank < topology.size(); ++rank) {
+      const auto place = static_cast<std::size_t>(topology.node_of(rank)) * ranks_per_node_ +
+                         static_cast<std::size_t>(topology.local_rank_of(rank));
+      rank_of_place_[place] = rank;
+      numbered_by_node_ = numbered_by_node_ && place == static_cast<std::size_t>(rank);
+    }
+  }
+
+  std::string describe() const override {
+    return "tra2(r1=" + std::to_string(intra_radix_) + ",r2=" + std::to_string(inter_radix_) + ")";
+  }
+
+  void run(const std::byte* send, std::byte* recv) override {
+    {
+      // Super-block k holds our blocks for local rank k on every node, node by node.
+      const auto timed = phase("pack");
+      for (std::size_t local = 0; local < ranks_per_node_; ++local) {
+        for (std::size_t node = 0; node < nodes_; ++node) {
+          std::memcpy(first_.data() + (local * nodes_ + node) * block_bytes_,
+                      block(send, rank_of_place_[node * ranks_per_node_ + local], block_bytes_),
+                      block_bytes_);
+        }
+      }
+    }
+    {
+      const auto timed = phase("intra");
+      intra_->run(first_.data(), second_.data());
+    }
+    {
+      // second_ is [source local rank][destination node]; the inter phase wants it by node.
+      const auto timed = phase("pack");
+      transpose_blocks(second_.data(), first_.data(), ranks_per_node_, nodes_, block_bytes_);
+    }
+    std::byte* arrivals = numbered_by_node_ ? recv : second_.data();
+    {
+      const auto timed = phase("inter");
+      inter_->run(first_.data(), arrivals);
+    }
+    if (!numbered_by_node_) {
+      const auto timed = phase("unpack");
+      for (std::size_t place = 0; place < rank_of_place_.size(); ++place) {
+        std::memcpy(block(recv, rank_of_place_[place], block_bytes_),
+                    arrivals + place * block_bytes_, block_bytes_);
+      }
+    }
+  }
+
+ private:
+  std::size_t block_bytes_;
+  std::size_t ranks_per_node_;
+  std::size_t nodes_;
+  long intra_radix_;
+  long inter_radix_;
+  mpi::Comm same_local_rank_comm_;
+  std::unique_ptr<Exchange> intra_;
+  std::unique_ptr<Exchange> inter_;
+  std::vector<std::byte> first_;
+  std::vector<std::byte> second_;
+  std::vector<int> rank_of_place_;  // node * Q + local rank -> rank
+  bool numbered_by_node_ = true;
+};
+
+// A radix for a TRA on `ranks` ranks: 2..P, with 2 allowed on a single rank (no rounds).
+long radix_param(const Params& params, std::string_view key, long ranks, long fallback) {
+  return params.integer(key, fallback, 2, std::max(2L, ranks));
+}
+
+std::unique_ptr<Exchange> make_tra(const ExchangeProblem& problem, const Params& params) {
+  const long ranks = problem.topology.size();
+  const long radix = radix_param(params, "radix", ranks, schedule::default_radix(ranks));
+  const bool copied = params.word("rotation", "mapped", {"mapped", "copied"}) == "copied";
+  return make_tra_plan(problem.topology.comm(), problem.block_bytes, radix,
+                       copied ? TraRotation::copied : TraRotation::mapped);
+}
+
+std::unique_ptr<Exchange> make_bruck(const ExchangeProblem& problem, const Params&) {
+  return make_tra_plan(problem.topology.comm(), problem.block_bytes, 2, TraRotation::mapped);
+}
+
+std::string tra2_refusal(const ExchangeProblem& problem, const Params&) {
+  if (problem.topology.nodes_equal()) return {};
+  return "tra2 needs nodes of equal size; factor runs on any layout";
+}
+
+std::unique_ptr<Exchange> make_tra2(const ExchangeProblem& problem, const Params& params) {
+  const long ranks_per_node = problem.topology.node_size(0);
+  const long nodes = problem.topology.node_count();
+  return std::make_unique<Tra2Exchange>(
+      problem, radix_param(params, "r1", ranks_per_node, schedule::default_radix(ranks_per_node)),
+      radix_param(params, "r2", nodes, std::max(2L, nodes)));
+}
+
+constexpr ParamInfo kTraParams[] = {
+    {"radix", "ceil(sqrt P)", "radix r, 2..P: r-1 rounds per base-r digit of P-1"},
+    {"rotation", "mapped",
+     "mapped (blocks read and written in place) or copied (the paper's "
+     "rotations through scratch)"},
+};
+constexpr std::string_view kTraExamples[] = {"tra", "tra:radix=2", "tra:rotation=copied"};
+constexpr std::string_view kBruckExamples[] = {"bruck"};
+constexpr ParamInfo kTra2Params[] = {
+    {"r1", "ceil(sqrt Q)", "radix of the intra-node phase among a node's Q ranks, 2..Q"},
+    {"r2", "N", "radix of the inter-node phase among the N nodes, 2..N"},
+};
+constexpr std::string_view kTra2Examples[] = {"tra2", "tra2:r1=2,r2=2"};
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
+                                        TraRotation rotation) {
+  return std::make_unique<TraExchange>(comm, block_bytes, radix, rotation);
+}
+
+const ExchangeInfo kTraExchange = {
+    .name = "tra",
+    .summary = "tunable-radix Bruck: r-1 rounds per base-r digit, blocks packed per round",
+    .source = "seed tra-tra2-configurable §III",
+    .layouts = "any",
+    .params = kTraParams,
+    .examples = kTraExamples,
+    .refusal = nullptr,
+    .make = make_tra,
+};
+
+const ExchangeInfo kBruckExchange = {
+    .name = "bruck",
+    .summary = "Bruck's algorithm: tra with radix 2, ceil(log2 P) rounds",
+    .source = "Bruck et al. 1997; seed tra-tra2-configurable §III with r = 2",
+    .layouts = "any",
+    .params = {},
+    .examples = kBruckExamples,
+    .refusal = nullptr,
+    .make = make_bruck,
+};
+
+const ExchangeInfo kTra2Exchange = {
+    .name = "tra2",
+    .summary = "two-layer TRA: intra-node TRA (radix r1), then inter-node TRA (radix r2)",
+    .source = "seed tra-tra2-configurable §IV",
+    .layouts = "equal nodes",
+    .params = kTra2Params,
+    .examples = kTra2Examples,
+    .refusal = tra2_refusal,
+    .make = make_tra2,
+};
+
+}  // namespace a2afft::algorithms

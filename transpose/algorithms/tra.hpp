@@ -1,0 +1,22 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+
+#include "exchange.hpp"
+
+namespace a2afft::algorithms {
+
+/// How TRA handles the paper's local rotations.
+enum class TraRotation {
+  mapped,  // no rotations: blocks are read from `send` and written to `recv` at mapped places
+  copied,  // the paper's literal steps 1 and 3: rotate into scratch, rotate back at the end
+};
+
+/// A TRA plan on any communicator; TRA2 runs two of these on its sub-communicators.
+std::unique_ptr<Exchange> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
+                                        TraRotation rotation);
+
+}  // namespace a2afft::algorithms
