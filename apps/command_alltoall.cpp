@@ -31,8 +31,10 @@ struct AlltoallOptions {
   int iterations = 50;
   int warmup = 5;
   bool validate = false;
+  bool radix_sweep = false;
   std::string json_path;
   cli::LayoutFlags layout;
+  const CLI::Option* exchange_option = nullptr;
 };
 
 struct Row {
@@ -234,14 +236,24 @@ void write_json(const std::string& path, const report::RunContext& context,
 
 int run_alltoall(const AlltoallOptions& options) {
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
-  const std::vector<std::string> specs = cli::expand_exchange_specs(options.exchanges);
   const Topology topology(MPI_COMM_WORLD, options.layout.request());
+  // A radix sweep (the seed's Fig. 8) runs tra at every radix 2..P, next to `mpi` unless
+  // --exchange names what to compare with.
+  const bool sweep_only = options.radix_sweep && options.exchange_option->count() == 0;
+  std::vector<std::string> specs =
+      cli::expand_exchange_specs(sweep_only ? std::vector<std::string>{"mpi"} : options.exchanges);
+  if (options.radix_sweep) {
+    for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
+      specs.push_back("tra:radix=" + std::to_string(radix));
+    }
+  }
 
   // Everything is checked before anything runs: a bad value or a named backend that cannot run
   // this layout is an error; one that came in through `all` is left out with its reason
   // printed. Building each plan once also catches values that depend on P.
-  const bool everything = std::find(options.exchanges.begin(), options.exchanges.end(), "all") !=
-                          options.exchanges.end();
+  const bool everything =
+      !sweep_only && std::find(options.exchanges.begin(), options.exchanges.end(), "all") !=
+                         options.exchanges.end();
   std::vector<std::string> runnable;
   std::vector<std::string> refusals;
   for (const std::string& text : specs) {
@@ -287,10 +299,11 @@ Runner add_alltoall(CLI::App& app) {
   auto* command = app.add_subcommand(
       "alltoall", "Time exchanges side by side at several block sizes (like osu_alltoall)");
   auto options = std::make_shared<AlltoallOptions>();
-  command
-      ->add_option("-x,--exchange", options->exchanges,
-                   "Exchange specs, comma-separated or repeated, or 'all' (see 'a2afft list')")
-      ->capture_default_str();
+  options->exchange_option =
+      command
+          ->add_option("-x,--exchange", options->exchanges,
+                       "Exchange specs, comma-separated or repeated, or 'all' (see 'a2afft list')")
+          ->capture_default_str();
   command
       ->add_option("--sizes", options->sizes,
                    "Bytes per block: a list 1,3,4K and/or ranges 16:64K that double")
@@ -303,6 +316,9 @@ Runner add_alltoall(CLI::App& app) {
       ->capture_default_str();
   command->add_flag("--validate", options->validate,
                     "Check every byte against MPI_Alltoall; FAIL rows make the exit non-zero");
+  command->add_flag(
+      "--radix-sweep", options->radix_sweep,
+      "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   options->layout.add_to(*command);
   return [options] { return run_alltoall(*options); };

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   const commands::Runner list = commands::add_list(app);
   const commands::Runner topology = commands::add_topology(app);
   const commands::Runner alltoall = commands::add_alltoall(app);
+  const commands::Runner model = commands::add_model(app);
 
   try {
     app.parse(argc, argv);
@@ -67,6 +68,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand("list")) return list();
     if (app.got_subcommand("topology")) return topology();
+    if (app.got_subcommand("model")) return model();
     return alltoall();
   } catch (const UsageError& error) {
     return report_error(error.what());

@@ -87,25 +87,32 @@ std::string check_exchange(Exchange& plan, std::size_t block_bytes) {
   return "";
 }
 
+// Runs each spec at every block size; a spec the layout refuses must throw.
+void expect_conformance(const std::vector<std::string>& specs) {
+  for (const std::string& text : specs) {
+    for (const std::size_t block_bytes : kBlockSizes) {
+      const ExchangeProblem problem{topology(), block_bytes};
+      if (!exchange_refusal(parse_spec(text), problem).empty()) {
+        EXPECT_THROW(make_exchange(parse_spec(text), problem), UsageError);
+        continue;
+      }
+      const auto plan = make_exchange(parse_spec(text), problem);
+      EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes)), "")
+          << plan->describe() << " at " << block_bytes << " B on " << topology().describe_layout();
+    }
+  }
+}
+
 class Conformance : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(Conformance, matches_vendor_alltoall) {
-  const Spec spec = parse_spec(GetParam());
-  for (const std::size_t block_bytes : kBlockSizes) {
-    const ExchangeProblem problem{topology(), block_bytes};
-    const std::string refusal = exchange_refusal(spec, problem);
-    if (!refusal.empty()) {
-      // A backend that cannot run this layout must say so, never run something else.
-      EXPECT_THROW(make_exchange(spec, problem), UsageError);
-      std::printf("[ refused  ] %s on %s: %s\n", GetParam().c_str(),
-                  topology().describe_layout().c_str(), refusal.c_str());
-      continue;
-    }
-    const auto plan = make_exchange(spec, problem);
-    const std::string failure = agreed_failure(check_exchange(*plan, block_bytes));
-    EXPECT_EQ(failure, "") << plan->describe() << " at " << block_bytes << " B on "
-                           << topology().describe_layout();
+  const std::string refusal =
+      exchange_refusal(parse_spec(GetParam()), ExchangeProblem{topology(), 1});
+  if (!refusal.empty()) {
+    std::printf("[ refused  ] %s on %s: %s\n", GetParam().c_str(),
+                topology().describe_layout().c_str(), refusal.c_str());
   }
+  expect_conformance({GetParam()});
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(all_example_specs()),
@@ -116,6 +123,52 @@ INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(all_example_
                            }
                            return name;
                          });
+
+// The issue asks for radices 2, 3, P-1 and P; every radix in 2..P costs little more.
+TEST(TraRadices, every_radix_and_both_rotations) {
+  std::vector<std::string> specs;
+  for (int radix = 2; radix <= std::max(2, topology().size()); ++radix) {
+    for (const char* rotation : {"mapped", "copied"}) {
+      specs.push_back("tra:radix=" + std::to_string(radix) + ",rotation=" + rotation);
+    }
+  }
+  expect_conformance(specs);
+}
+
+TEST(Tra2Radices, every_pair_of_radices) {
+  const int per_node = topology().node_size(0);
+  const int nodes = topology().node_count();
+  std::vector<std::string> specs;
+  for (int r1 = 2; r1 <= std::max(2, per_node); ++r1) {
+    for (int r2 = 2; r2 <= std::max(2, nodes); ++r2) {
+      specs.push_back("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2));
+    }
+  }
+  expect_conformance(specs);
+}
+
+TEST(TraRadices, radices_outside_two_to_p_are_errors) {
+  const int ranks = topology().size();
+  for (const std::string& bad : std::vector<std::string>{
+           "tra:radix=1", "tra:radix=" + std::to_string(std::max(2, ranks) + 1), "tra:radix=x",
+           "tra:rotation=sideways"}) {
+    try {
+      make_exchange(bad, topology(), 8);
+      ADD_FAILURE() << bad << " accepted";
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("is not valid; expected"), std::string::npos)
+          << error.what();
+    }
+  }
+  if (!topology().nodes_equal()) {
+    try {
+      make_exchange("tra2", topology(), 8);
+      ADD_FAILURE() << "tra2 ran on unequal nodes";
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("factor"), std::string::npos) << error.what();
+    }
+  }
+}
 
 TEST(Topology, facts_agree_with_the_layout) {
   const Topology& topo = topology();

@@ -1,0 +1,220 @@
+// `a2afft model`: K, D, bytes, inter-node messages and alpha-beta time of each algorithm for
+// any P (up to 10^6) without running anything: the seed's Fig. 4 and §III-A as a tool.
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "options.hpp"
+#include "report/text_table.hpp"
+#include "schedule/cost_model.hpp"
+#include "schedule/tra.hpp"
+
+namespace a2afft::commands {
+namespace {
+
+constexpr long kMaxRanks = 1000000;
+// Beyond this many radices the sweep samples them geometrically (always keeping the knee).
+constexpr long kWholeSweepRanks = 65536;
+
+struct ModelOptions {
+  long ranks = 0;
+  long ranks_per_node = 1;
+  std::string block_bytes = "1K";
+  long radix = 0;  // 0: ceil(sqrt P)
+  long intra_radix = 0;
+  long inter_radix = 0;
+  double alpha_intra_us = 0.5;
+  double beta_intra_ns = 0.05;
+  double alpha_inter_us = 2.0;
+  double beta_inter_ns = 0.1;
+  bool radix_sweep = false;
+  std::string json_path;
+};
+
+std::string fixed(double value, const char* pattern = "%.2f") {
+  char text[64];
+  std::snprintf(text, sizeof text, pattern, value);
+  return text;
+}
+
+void check_radix(const char* option, long radix, long ranks, const char* what) {
+  if (radix == 0 || (radix >= 2 && radix <= std::max(2L, ranks))) return;
+  throw UsageError(std::string(option) + "=" + std::to_string(radix) + " is not valid; expected " +
+                   what + " radix from 2 to " + std::to_string(std::max(2L, ranks)));
+}
+
+nlohmann::json to_json(const schedule::ModelResult& result) {
+  return {{"algorithm", result.algorithm},
+          {"rounds", result.rounds},
+          {"blocks", result.blocks},
+          {"bytes_per_rank", result.bytes_per_rank},
+          {"inter_node_messages_per_node", result.inter_node_messages_per_node},
+          {"seconds", result.seconds}};
+}
+
+std::vector<long> sweep_radices(long ranks) {
+  std::vector<long> radices;
+  const long knee = schedule::default_radix(ranks);
+  const long top = std::max(2L, ranks);
+  if (top <= kWholeSweepRanks) {
+    for (long radix = 2; radix <= top; ++radix)
+      radices.push_back(radix);
+    return radices;
+  }
+  for (double radix = 2; radix <= static_cast<double>(top); radix *= 1.01) {
+    const long whole = std::lround(radix);
+    if (radices.empty() || whole != radices.back()) radices.push_back(whole);
+  }
+  if (radices.back() != top) radices.push_back(top);
+  radices.insert(std::lower_bound(radices.begin(), radices.end(), knee), knee);
+  radices.erase(std::unique(radices.begin(), radices.end()), radices.end());
+  return radices;
+}
+
+int run_model(const ModelOptions& options) {
+  if (options.ranks < 1 || options.ranks > kMaxRanks) {
+    throw UsageError("-P=" + std::to_string(options.ranks) + " is not valid; expected 1 to " +
+                     std::to_string(kMaxRanks) + " ranks");
+  }
+  if (options.ranks_per_node < 1 || options.ranks % options.ranks_per_node != 0) {
+    throw UsageError(
+        "-Q=" + std::to_string(options.ranks_per_node) +
+        " is not valid; expected ranks per node that divide P=" + std::to_string(options.ranks));
+  }
+  const long ranks = options.ranks;
+  const long per_node = options.ranks_per_node;
+  const long nodes = ranks / per_node;
+  check_radix("--radix", options.radix, ranks, "a tra");
+  check_radix("--r1", options.intra_radix, per_node, "an intra-node");
+  check_radix("--r2", options.inter_radix, nodes, "an inter-node");
+  for (const double value : {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
+                             options.beta_inter_ns}) {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      throw UsageError("alpha and beta must be finite and not negative; got " + fixed(value, "%g"));
+    }
+  }
+  const schedule::ModelInputs inputs{ranks,
+                                     per_node,
+                                     cli::parse_byte_size(options.block_bytes, "--block-bytes"),
+                                     {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
+                                     {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
+  if (!is_printing_rank()) return 0;
+
+  const long radix = options.radix ? options.radix : schedule::default_radix(ranks);
+  std::vector<schedule::ModelResult> results = {
+      schedule::model_tra(inputs, radix), schedule::model_tra(inputs, 2),
+      schedule::model_tra2(
+          inputs, options.intra_radix ? options.intra_radix : schedule::default_radix(per_node),
+          options.inter_radix ? options.inter_radix : std::max(2L, nodes)),
+      schedule::model_direct(inputs, "pairwise, nonblocking, factor")};
+  results[1].algorithm = "bruck (tra radix=2)";
+
+  std::cout << "# a2afft model: P=" << ranks << ", Q=" << per_node << " ranks per node (N=" << nodes
+            << " nodes), block " << inputs.block_bytes << " B\n"
+            << "# alpha-beta per message: intra-node " << fixed(options.alpha_intra_us) << " us + "
+            << fixed(options.beta_intra_ns, "%.3f") << " ns/B, inter-node "
+            << fixed(options.alpha_inter_us) << " us + " << fixed(options.beta_inter_ns, "%.3f")
+            << " ns/B; a round costs its slowest message\n";
+  report::TextTable table({{"algorithm"},
+                           {"K rounds", true},
+                           {"D blocks", true},
+                           {"bytes/rank", true},
+                           {"inter-node msgs/node", true},
+                           {"predicted [us]", true}});
+  for (const auto& result : results) {
+    table.add_row({result.algorithm, std::to_string(result.rounds), std::to_string(result.blocks),
+                   fixed(result.bytes_per_rank, "%.0f"),
+                   std::to_string(result.inter_node_messages_per_node),
+                   fixed(result.seconds * 1e6)});
+  }
+  table.print(std::cout);
+
+  nlohmann::json sweep = nlohmann::json::array();
+  if (options.radix_sweep) {
+    const long knee = schedule::default_radix(ranks);
+    std::cout << "\n# tra radix sweep (Fig. 4): K rises and D falls with r; the knee is at "
+                 "r = ceil(sqrt P) = "
+              << knee << (ranks > kWholeSweepRanks ? "; radices sampled 1% apart" : "") << '\n';
+    report::TextTable curve(
+        {{"radix", true}, {"K rounds", true}, {"D blocks", true}, {"predicted [us]", true}, {""}});
+    for (const long r : sweep_radices(ranks)) {
+      const schedule::ModelResult point = schedule::model_tra(inputs, r);
+      curve.add_row({std::to_string(r), std::to_string(point.rounds), std::to_string(point.blocks),
+                     fixed(point.seconds * 1e6), r == knee ? "<- knee, ceil(sqrt P)" : ""});
+      nlohmann::json row = to_json(point);
+      row["radix"] = r;
+      row["knee"] = r == knee;
+      sweep.push_back(std::move(row));
+    }
+    curve.print(std::cout);
+  }
+
+  if (!options.json_path.empty()) {
+    nlohmann::json algorithms = nlohmann::json::array();
+    for (const auto& result : results)
+      algorithms.push_back(to_json(result));
+    const nlohmann::json document = {
+        {"inputs",
+         {{"ranks", ranks},
+          {"ranks_per_node", per_node},
+          {"block_bytes", inputs.block_bytes},
+          {"alpha_intra_seconds", inputs.intra.alpha_seconds},
+          {"beta_intra_seconds_per_byte", inputs.intra.beta_seconds_per_byte},
+          {"alpha_inter_seconds", inputs.inter.alpha_seconds},
+          {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte}}},
+        {"algorithms", algorithms},
+        {"radix_sweep", sweep}};
+    std::ofstream out(options.json_path);
+    out << document.dump(2) << '\n';
+    if (!out) throw UsageError("--json=" + options.json_path + " could not be written");
+  }
+  return 0;
+}
+
+}  // namespace
+
+Runner add_model(CLI::App& app) {
+  auto* command = app.add_subcommand(
+      "model", "Predict K, D, bytes and alpha-beta time of each algorithm (no MPI run needed)");
+  auto options = std::make_shared<ModelOptions>();
+  command->add_option("-P,--ranks", options->ranks, "Number of ranks P, 1 to 10^6")->required();
+  command
+      ->add_option("-Q,--ranks-per-node", options->ranks_per_node,
+                   "Ranks per node Q (must divide P)")
+      ->capture_default_str();
+  command->add_option("--block-bytes", options->block_bytes, "Bytes per block, e.g. 64 or 4K")
+      ->capture_default_str();
+  command->add_option("--radix", options->radix, "tra radix, 2..P (default ceil(sqrt P))");
+  command->add_option("--r1", options->intra_radix, "tra2 intra-node radix (default ceil(sqrt Q))");
+  command->add_option("--r2", options->inter_radix, "tra2 inter-node radix (default N)");
+  command
+      ->add_option("--alpha-intra-us", options->alpha_intra_us,
+                   "Latency of a message inside a node, microseconds")
+      ->capture_default_str();
+  command
+      ->add_option("--beta-intra-ns", options->beta_intra_ns,
+                   "Time per byte inside a node, nanoseconds (0.05 = 20 GB/s)")
+      ->capture_default_str();
+  command
+      ->add_option("--alpha-inter-us", options->alpha_inter_us,
+                   "Latency of a message between nodes, microseconds")
+      ->capture_default_str();
+  command
+      ->add_option("--beta-inter-ns", options->beta_inter_ns,
+                   "Time per byte between nodes, nanoseconds (0.1 = 10 GB/s)")
+      ->capture_default_str();
+  command->add_flag("--radix-sweep", options->radix_sweep,
+                    "Also print K, D and time of tra for every radix 2..P, marking the knee");
+  command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
+  command->footer(
+      "Defaults are typical of shared memory inside a node and an InfiniBand-class network "
+      "between nodes; measure your own with a ping-pong and pass them in.");
+  return [options] { return run_model(*options); };
+}
+
+}  // namespace a2afft::commands
