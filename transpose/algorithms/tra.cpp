@@ -83,7 +83,7 @@ class TraExchange final : public Exchange {
                 ? BlockPlace{kRecv, static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)}
                 : scratch);
       }
-      largest_round = std::max(largest_round, round.blocks.size());
+      if (needs_packing(planned)) largest_round = std::max(largest_round, round.blocks.size());
       rounds_.push_back(std::move(planned));
     }
     scratch_.resize(scratch_blocks * block_bytes);
@@ -133,6 +133,12 @@ class TraExchange final : public Exchange {
     std::size_t recv;
   };
 
+  // A single block that does not read and write the same scratch slot goes without packing.
+  static bool needs_packing(const PlannedRound& round) {
+    return round.outgoing.size() > 1 ||
+           (round.outgoing.front().buffer == kScratch && round.incoming.front().buffer == kScratch);
+  }
+
   long digits_of(long i, bool highest) const {
     long found = -1;
     for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
@@ -156,10 +162,9 @@ class TraExchange final : public Exchange {
                       std::byte* const* write_base) {
     const std::size_t block_bytes = transfer_.block_bytes();
     const std::size_t count = round.outgoing.size();
-    const BlockPlace& out = round.outgoing.front();
-    const BlockPlace& in = round.incoming.front();
-    // A single block that does not read and write the same scratch slot needs no packing.
-    if (count == 1 && !(out.buffer == kScratch && in.buffer == kScratch)) {
+    if (!needs_packing(round)) {
+      const BlockPlace& out = round.outgoing.front();
+      const BlockPlace& in = round.incoming.front();
       const auto timed = phase("p2p");
       transfer_.sendrecv_blocks(read_base[out.buffer] + out.index * block_bytes, round.destination,
                                 write_base[in.buffer] + in.index * block_bytes, round.source, 1);
@@ -221,16 +226,22 @@ class Tra2Exchange final : public Exchange {
                              TraRotation::mapped)),
         inter_(make_tra_plan(same_local_rank_comm_.get(), ranks_per_node_ * block_bytes_,
                              inter_radix, TraRotation::mapped)),
-        first_(nodes_ * ranks_per_node_ * block_bytes_),
-        second_(first_.size()) {
+        rank_of_place_(static_cast<std::size_t>(problem.topology.size()), -1) {
     const Topology& topology = problem.topology;
-    rank_of_place_.assign(static_cast<std::size_t>(topology.size()), -1);
     for (int rank = 0; rank < topology.size(); ++rank) {
       const auto place = static_cast<std::size_t>(topology.node_of(rank)) * ranks_per_node_ +
                          static_cast<std::size_t>(topology.local_rank_of(rank));
       rank_of_place_[place] = rank;
       numbered_by_node_ = numbered_by_node_ && place == static_cast<std::size_t>(rank);
     }
+    // With one node, or one rank per node, one layer is empty and every pack is the identity:
+    // the other layer's TRA then runs straight from send to recv.
+    if (numbered_by_node_ && (nodes_ == 1 || ranks_per_node_ == 1)) {
+      single_layer_ = nodes_ == 1 ? intra_.get() : inter_.get();
+      return;
+    }
+    first_.resize(nodes_ * ranks_per_node_ * block_bytes_);
+    second_.resize(first_.size());
   }
 
   std::string describe() const override {
@@ -238,6 +249,11 @@ class Tra2Exchange final : public Exchange {
   }
 
   void run(const std::byte* send, std::byte* recv) override {
+    if (single_layer_ != nullptr) {
+      const auto timed = phase(nodes_ == 1 ? "intra" : "inter");
+      single_layer_->run(send, recv);
+      return;
+    }
     {
       // Super-block k holds our blocks for local rank k on every node, node by node.
       const auto timed = phase("pack");
@@ -285,6 +301,7 @@ class Tra2Exchange final : public Exchange {
   std::vector<std::byte> second_;
   std::vector<int> rank_of_place_;  // node * Q + local rank -> rank
   bool numbered_by_node_ = true;
+  Exchange* single_layer_ = nullptr;  // set when the other layer is empty
 };
 
 // A radix for a TRA on `ranks` ranks: 2..P, with 2 allowed on a single rank (no rounds).
