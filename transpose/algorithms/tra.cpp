@@ -52,8 +52,9 @@ struct PlannedRound {
 
 class TraExchange final : public Exchange {
  public:
-  TraExchange(MPI_Comm comm, std::size_t block_bytes, long radix, TraRotation rotation)
-      : transfer_(comm, block_bytes), radix_(radix), rotation_(rotation) {
+  TraExchange(MPI_Comm comm, std::size_t block_bytes, long radix, TraRotation rotation,
+              std::string name)
+      : transfer_(comm, block_bytes), radix_(radix), rotation_(rotation), name_(std::move(name)) {
     const long rank = transfer_.rank();
     const long ranks = transfer_.size();
     const auto rounds = schedule::tra_rounds(ranks, radix);
@@ -99,7 +100,7 @@ class TraExchange final : public Exchange {
   }
 
   std::string describe() const override {
-    return "tra(radix=" + std::to_string(radix_) +
+    return name_ + "(radix=" + std::to_string(radix_) +
            (rotation_ == TraRotation::copied ? ",rotation=copied)" : ")");
   }
 
@@ -194,6 +195,7 @@ class TraExchange final : public Exchange {
   BlockTransfer transfer_;
   long radix_;
   TraRotation rotation_;
+  std::string name_;  // tra, or bruck for the fixed radix 2
   std::vector<PlannedRound> rounds_;
   std::vector<RotationSlot> rotation_slots_;
   std::vector<std::byte> scratch_;
@@ -318,7 +320,8 @@ std::unique_ptr<Exchange> make_tra(const ExchangeProblem& problem, const Params&
 }
 
 std::unique_ptr<Exchange> make_bruck(const ExchangeProblem& problem, const Params&) {
-  return make_tra_plan(problem.topology.comm(), problem.block_bytes, 2, TraRotation::mapped);
+  return std::make_unique<TraExchange>(problem.topology.comm(), problem.block_bytes, 2,
+                                       TraRotation::mapped, "bruck");
 }
 
 std::string tra2_refusal(const ExchangeProblem& problem, const Params&) {
@@ -352,7 +355,7 @@ constexpr std::string_view kTra2Examples[] = {"tra2", "tra2:r1=2,r2=2"};
 
 std::unique_ptr<Exchange> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
                                         TraRotation rotation) {
-  return std::make_unique<TraExchange>(comm, block_bytes, radix, rotation);
+  return std::make_unique<TraExchange>(comm, block_bytes, radix, rotation, "tra");
 }
 
 const ExchangeInfo kTraExchange = {
