@@ -240,29 +240,29 @@ int run_alltoall(const AlltoallOptions& options) {
   // A radix sweep (the seed's Fig. 8) runs tra at every radix 2..P, next to `mpi` unless
   // --exchange names what to compare with.
   const bool sweep_only = options.radix_sweep && options.exchange_option->count() == 0;
-  std::vector<std::string> specs =
+  std::vector<cli::ExchangeChoice> specs =
       cli::expand_exchange_specs(sweep_only ? std::vector<std::string>{"mpi"} : options.exchanges);
   if (options.radix_sweep) {
     for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
-      specs.push_back("tra:radix=" + std::to_string(radix));
+      specs.push_back({"tra:radix=" + std::to_string(radix), false});
     }
+  }
+  for (const std::size_t block_bytes : sizes) {
+    cli::check_buffer_fits(block_bytes, topology.size(), "--sizes");
   }
 
   // Everything is checked before anything runs: a bad value or a named backend that cannot run
   // this layout is an error; one that came in through `all` is left out with its reason
   // printed. Building each plan once also catches values that depend on P.
-  const bool everything =
-      !sweep_only && std::find(options.exchanges.begin(), options.exchanges.end(), "all") !=
-                         options.exchanges.end();
   std::vector<std::string> runnable;
   std::vector<std::string> refusals;
-  for (const std::string& text : specs) {
+  for (const auto& [text, from_all] : specs) {
     const Spec spec = parse_spec(text);
     const std::string why = exchange_refusal(spec, ExchangeProblem{topology, sizes.front()});
     if (why.empty()) {
       make_exchange(spec, ExchangeProblem{topology, sizes.front()});
       runnable.push_back(text);
-    } else if (everything && spec.params.empty()) {
+    } else if (from_all) {
       refusals.push_back(text + ": " + why);
     } else {
       throw UsageError(text + " cannot run on " + topology.describe_layout() + ": " + why);

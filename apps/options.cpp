@@ -2,6 +2,7 @@
 
 #include <array>
 #include <charconv>
+#include <cstddef>
 #include <limits>
 
 #include "error.hpp"
@@ -80,17 +81,28 @@ std::vector<std::size_t> parse_block_sizes(std::string_view text, std::string_vi
   }
 }
 
-std::vector<std::string> expand_exchange_specs(const std::vector<std::string>& values) {
-  std::vector<std::string> specs;
+void check_buffer_fits(std::size_t block_bytes, int ranks, std::string_view option) {
+  constexpr auto kLargest = static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+  if (ranks > 0 && block_bytes > kLargest / static_cast<std::size_t>(ranks)) {
+    throw UsageError(
+        std::string(option) + "=" + std::to_string(block_bytes) + " times " +
+        std::to_string(ranks) + " ranks does not fit in one buffer; expected at most " +
+        std::to_string(kLargest / static_cast<std::size_t>(ranks)) + " bytes per block");
+  }
+}
+
+std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>& values) {
+  std::vector<ExchangeChoice> specs;
   for (const std::string& value : values) {
     for (std::string& text : split_spec_list(value)) {
       if (text == "all") {
-        for (const ExchangeInfo* info : registered_exchanges())
-          specs.emplace_back(info->name);
+        for (const ExchangeInfo* info : registered_exchanges()) {
+          specs.push_back({std::string(info->name), true});
+        }
         continue;
       }
       check_spec(parse_spec(text));
-      specs.push_back(std::move(text));
+      specs.push_back({std::move(text), false});
     }
   }
   return specs;

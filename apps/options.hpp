@@ -20,10 +20,21 @@ std::size_t parse_byte_size(std::string_view text, std::string_view option);
 /// last). Throws UsageError as above, or for a range whose first value exceeds its last.
 std::vector<std::size_t> parse_block_sizes(std::string_view text, std::string_view option);
 
-/// The spec strings behind repeated `--exchange` values, each a comma list; `all` stands for
-/// every registered backend with its defaults. Names are checked against the registry here,
+/// Throws UsageError when `ranks` blocks of `block_bytes` cannot be addressed in one buffer.
+void check_buffer_fits(std::size_t block_bytes, int ranks, std::string_view option);
+
+/// One spec of an expanded `--exchange` list; `from_all` marks the ones `all` stood for, which
+/// a layout may skip (with a note) where a named one would be an error.
+struct ExchangeChoice {
+  std::string spec;
+  bool from_all = false;
+  bool operator==(const ExchangeChoice&) const = default;
+};
+
+/// The specs behind repeated `--exchange` values, each a comma list; `all` stands for every
+/// registered backend with its defaults. Names and keys are checked against the registry here,
 /// so a typo fails before anything runs.
-std::vector<std::string> expand_exchange_specs(const std::vector<std::string>& values);
+std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>& values);
 
 /// The layout flags every MPI subcommand takes; they win over the A2AFFT_* environment.
 struct LayoutFlags {
