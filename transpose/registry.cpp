@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+
+#include "mpi/comm.hpp"
 
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
@@ -61,6 +64,21 @@ std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem) {
   const ExchangeInfo& info = find_exchange(spec.name);
   if (info.refusal == nullptr) return {};
   return info.refusal(problem, Params(spec));
+}
+
+std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
+  std::string why = exchange_refusal(spec, problem);
+  int rank = 0;
+  mpi::check(MPI_Comm_rank(across, &rank), "MPI_Comm_rank");
+  const int mine = why.empty() ? INT_MAX : rank;
+  int lowest = INT_MAX;
+  mpi::check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, across), "MPI_Allreduce(refusal)");
+  if (lowest == INT_MAX) return {};
+  int length = static_cast<int>(why.size());
+  mpi::check(MPI_Bcast(&length, 1, MPI_INT, lowest, across), "MPI_Bcast(refusal length)");
+  why.resize(static_cast<std::size_t>(length));
+  mpi::check(MPI_Bcast(why.data(), length, MPI_CHAR, lowest, across), "MPI_Bcast(refusal)");
+  return why;
 }
 
 std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem& problem) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <mpi.h>
+
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -46,6 +48,12 @@ void check_spec(const Spec& spec);
 /// Why `spec` cannot run on `problem` ("" when it can). Throws UsageError for an unknown name
 /// or key. Collective-free: every rank gets the same answer from the same topology.
 std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem);
+
+/// exchange_refusal, agreed over `across` (a communicator holding every rank that builds a plan
+/// on some sub-communicator): every rank gets the refusal of the lowest refusing rank, or "".
+/// Plans on different sub-communicators (the rows of a process grid) can otherwise refuse on
+/// some ranks only, and the others would wait forever in the next collective.
+std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across);
 
 /// Builds a plan; collective over the topology's communicator. Throws UsageError for an
 /// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).

@@ -66,6 +66,30 @@ Topology::Topology(MPI_Comm comm, const LayoutRequest& request)
   node_comm_ = mpi::Comm::split(comm_.get(), node(), rank());
 }
 
+Topology::Topology(const Topology& parent, MPI_Comm subset)
+    : comm_(mpi::Comm::duplicate(subset)),
+      shared_memory_comm_(mpi::Comm::split_shared_memory(comm_.get())),
+      numa_origin_(parent.numa_origin_),
+      oversubscribed_(parent.oversubscribed_) {
+  const int parent_rank = parent.rank();
+  std::vector<int> parent_of_rank(static_cast<std::size_t>(size()));
+  mpi::check(
+      MPI_Allgather(&parent_rank, 1, MPI_INT, parent_of_rank.data(), 1, MPI_INT, comm_.get()),
+      "MPI_Allgather(parent ranks)");
+  std::vector<int> node_of_rank;
+  std::set<std::string> hosts;
+  for (const int p : parent_of_rank) {
+    node_of_rank.push_back(parent.node_of(p));
+    numa_of_rank_.push_back(parent.numa_of(p));
+    host_of_rank_.push_back(parent.host_of(p));
+    hosts.insert(host_of_rank_.back());
+  }
+  host_count_ = static_cast<int>(hosts.size());
+  layout_ = resolve_node_layout(node_of_rank, host_of_rank_, LayoutRequest{});
+  layout_.virtual_origin = parent.layout_.virtual_origin;
+  node_comm_ = mpi::Comm::split(comm_.get(), node(), rank());
+}
+
 bool Topology::nodes_equal() const {
   return std::adjacent_find(layout_.node_sizes.begin(), layout_.node_sizes.end(),
                             std::not_equal_to<>()) == layout_.node_sizes.end();

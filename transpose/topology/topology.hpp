@@ -17,6 +17,9 @@ class Topology {
  public:
   /// Collective over `comm`. Throws UsageError for a layout that does not fit.
   Topology(MPI_Comm comm, const LayoutRequest& request);
+  /// The topology of `subset`, a communicator of some of `parent`'s ranks: each keeps the
+  /// (possibly virtual) node, NUMA domain and host it has in `parent`. Collective over `subset`.
+  Topology(const Topology& parent, MPI_Comm subset);
 
   /// Our private duplicate of the communicator the topology was built on.
   MPI_Comm comm() const { return comm_.get(); }

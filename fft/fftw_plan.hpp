@@ -1,0 +1,51 @@
+#pragma once
+
+#include <fftw3.h>
+
+#include <complex>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace a2afft::fft {
+
+using Complex = std::complex<double>;
+
+/// How hard FFTW plans: FFTW_ESTIMATE, FFTW_MEASURE or FFTW_PATIENT.
+enum class Rigor { estimate, measure, patient };
+Rigor parse_rigor(std::string_view text);  // throws UsageError listing the valid words
+std::string_view to_string(Rigor rigor);
+unsigned fftw_flags(Rigor rigor);
+
+enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
+
+/// One dimension of a guru plan: `n` points `stride` elements apart.
+struct Stride {
+  std::ptrdiff_t n;
+  std::ptrdiff_t stride;
+};
+
+/// RAII over one fftw_plan made with the guru64 interface: `length` points along a dimension
+/// of stride `stride`, repeated over the `batches` loops. In place when `in == out`. Planning
+/// with MEASURE or PATIENT overwrites the arrays, so plans are made before data is filled.
+class FftwPlan {
+ public:
+  FftwPlan() = default;
+  FftwPlan(Stride transform, const std::vector<Stride>& batches, Complex* in, Complex* out,
+           Direction direction, Rigor rigor);
+  FftwPlan(FftwPlan&& other) noexcept;
+  FftwPlan& operator=(FftwPlan&& other) noexcept;
+  FftwPlan(const FftwPlan&) = delete;
+  FftwPlan& operator=(const FftwPlan&) = delete;
+  ~FftwPlan();
+
+  /// Runs on the arrays the plan was made for.
+  void execute() const { fftw_execute(plan_); }
+  explicit operator bool() const { return plan_ != nullptr; }
+
+ private:
+  fftw_plan plan_ = nullptr;
+};
+
+}  // namespace a2afft::fft

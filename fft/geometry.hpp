@@ -1,0 +1,57 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+// Boxes, splits and process grids of the distributed FFTs. Pure, no MPI, unit-tested.
+namespace a2afft::fft {
+
+/// Global sizes n0 x n1 x n2, row-major (n2 contiguous).
+using Shape3 = std::array<std::size_t, 3>;
+
+/// One part of a range split into `parts` near-equal parts: the first n % parts get one more.
+struct Split {
+  std::size_t offset;
+  std::size_t count;
+};
+Split split_range(std::size_t n, int parts, int index);
+/// The largest part, ceil(n / parts): what uneven splits are padded to.
+std::size_t largest_split(std::size_t n, int parts);
+
+/// A local box of a row-major 3D array: where it starts in the global array and its extent.
+struct Box3 {
+  Shape3 offset{};
+  Shape3 extent{};
+  std::size_t elements() const { return extent[0] * extent[1] * extent[2]; }
+};
+
+/// Copies the sub-box [from_offset, from_offset + extent) of a row-major array of shape
+/// `from_shape` to [to_offset, to_offset + extent) of one of shape `to_shape`; each innermost
+/// run is one memcpy. `element_bytes` is the size of one element.
+void copy_box(const std::byte* from, const Shape3& from_shape, const Shape3& from_offset,
+              std::byte* to, const Shape3& to_shape, const Shape3& to_offset, const Shape3& extent,
+              std::size_t element_bytes);
+
+/// A p0 x p1 process grid; rank r sits at row r / p1, column r % p1.
+struct ProcGrid {
+  int rows = 1;     // p0, splits dimension 0 (and 1 after the column transpose)
+  int columns = 1;  // p1, splits dimension 1 (and 2 after the row transpose)
+  bool operator==(const ProcGrid&) const = default;
+  std::string to_string() const { return std::to_string(rows) + "x" + std::to_string(columns); }
+};
+
+/// The grid with p0 the largest divisor of P not above sqrt(P): 1x2, 2x2, 2x3, 2x4, 3x3...
+ProcGrid near_square_grid(int ranks);
+/// Parses `2x3`; throws UsageError unless both are whole numbers >= 1 that multiply to `ranks`.
+ProcGrid parse_grid(std::string_view text, int ranks);
+/// Parses `128` (a cube) or `64x96x80`; throws UsageError for zero, garbled or overflowing sizes.
+Shape3 parse_shape(std::string_view text);
+std::string shape_to_string(const Shape3& shape);
+
+/// Throws UsageError when the grid splits a dimension into more parts than it has points:
+/// p0 splits n0 and then n1, p1 splits n1 and then n2.
+void check_grid_fits(const Shape3& shape, const ProcGrid& grid);
+
+}  // namespace a2afft::fft

@@ -1,0 +1,73 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exchange.hpp"
+#include "fftw_plan.hpp"
+#include "geometry.hpp"
+#include "timing/phase_timer.hpp"
+#include "topology/topology.hpp"
+#include "transpose_step.hpp"
+
+namespace a2afft::fft {
+
+struct Pencil3dOptions {
+  std::string row_exchange = "mpi";     // spec for the transpose among the p1 ranks of a row
+  std::string column_exchange = "mpi";  // spec for the transpose among the p0 ranks of a column
+  Rigor rigor = Rigor::estimate;
+  bool natural_output = false;  // forward output back in the input layout (two more transposes)
+};
+
+/// A 3D c2c double FFT on a p0 x p1 pencil grid (DESIGN.md §4). Rank (a, b) starts with
+/// dims 0 and 1 split (parts a of p0 and b of p1) and all of dim 2:
+///   FFT z; row transpose (split z over p1, gather y); FFT y;
+///   column transpose (split y over p0, gather x); FFT x.
+/// The output stays in that layout: all of x, part a of y, part b of z, row-major. Forward is
+/// unnormalized, as in FFTW. Collective construction does all planning; forward() and
+/// backward() only compute and move data, in place on data().
+class Pencil3d {
+ public:
+  Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
+           const Pencil3dOptions& options);
+  ~Pencil3d();
+  Pencil3d(const Pencil3d&) = delete;
+  Pencil3d& operator=(const Pencil3d&) = delete;
+
+  /// This rank's part of the input (and of the backward output), row-major in data().
+  const Box3& input_box() const { return stages_[0]; }
+  /// This rank's part of the forward output, row-major in data().
+  const Box3& output_box() const { return options_.natural_output ? stages_[0] : stages_[2]; }
+  Complex* data() { return data_.data(); }
+
+  void forward();
+  void backward();
+
+  /// `row=<describe>,column=<describe>` with `-` for a transpose inside one rank.
+  std::string describe() const;
+  /// Seconds of `compute` (FFTs) and `transpose` (pack + exchange + unpack) accumulate here.
+  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+
+ private:
+  struct Transpose;
+  void transpose(const Transpose& step, bool inverse);
+  void compute(const FftwPlan& plan);
+
+  Shape3 shape_;
+  ProcGrid grid_;
+  Pencil3dOptions options_;
+  std::array<Box3, 3> stages_;  // input, after the row transpose, after the column transpose
+  std::vector<Complex> data_;
+  std::vector<Complex> send_;
+  std::vector<Complex> recv_;
+  std::unique_ptr<Topology> row_topology_;
+  std::unique_ptr<Topology> column_topology_;
+  std::unique_ptr<Transpose> row_;
+  std::unique_ptr<Transpose> column_;
+  std::array<FftwPlan, 3> forward_plans_;  // along dim 2, 1, 0
+  std::array<FftwPlan, 3> backward_plans_;
+  PhaseTimer* timer_ = nullptr;
+};
+
+}  // namespace a2afft::fft

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+#include "exchange.hpp"
+#include "geometry.hpp"
+
+namespace a2afft::fft {
+
+/// One global transpose among the `parts` ranks of a communicator, as pack -> exchange ->
+/// unpack. The local array of shape `from` holds all of axis `split_axis` and our part of
+/// axis `gather_axis`; afterwards the array of shape `to` holds our part of `split_axis` and
+/// all of `gather_axis`. Blocks are padded to the largest part so the uniform exchange contract
+/// holds with uneven splits.
+class TransposeStep {
+ public:
+  struct Axes {
+    int split_axis;
+    std::size_t split_length;  // global length of the split axis
+    int gather_axis;
+    std::size_t gather_length;  // global length of the gathered axis
+  };
+
+  TransposeStep(const Shape3& from, const Shape3& to, Axes axes, int parts, int me);
+
+  /// Elements of one padded block; the same on every rank of the communicator.
+  std::size_t block_elements() const { return block_elements_; }
+  std::size_t buffer_elements() const { return block_elements_ * static_cast<std::size_t>(parts_); }
+  bool is_identity() const { return parts_ == 1; }
+
+  /// from -> send blocks; exchange send -> recv; recv blocks -> to. Element size in bytes.
+  void pack(const std::byte* from, std::byte* send, std::size_t element_bytes) const;
+  void unpack(const std::byte* recv, std::byte* to, std::size_t element_bytes) const;
+
+ private:
+  Shape3 from_;
+  Shape3 to_;
+  Axes axes_;
+  int parts_;
+  int me_;
+  std::size_t block_elements_;
+};
+
+}  // namespace a2afft::fft

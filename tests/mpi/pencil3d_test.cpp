@@ -1,0 +1,211 @@
+// Pencil3d against serial FFTW on the gathered array: shapes with odd and prime sizes, every
+// process grid that fits P, every registered backend (refused ones must refuse), both output
+// layouts; forward, backward, round trip, and repeatability of one plan. Run for P = 1..8.
+
+#include "pencil3d.hpp"
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "gather.hpp"
+#include "registry.hpp"
+
+namespace a2afft::fft {
+namespace {
+
+const Topology& topology() {
+  static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
+  return instance;
+}
+
+// A deterministic complex value per global index, in [-1, 1) x [-1, 1).
+Complex sample(std::size_t index, std::uint64_t salt) {
+  std::uint64_t x = (index + 1) * 0x9e3779b97f4a7c15ULL ^ salt;
+  x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 29;
+  const auto unit = [](std::uint64_t bits) {
+    return static_cast<double>(bits >> 11) * 0x1p-52 - 1;
+  };
+  return {unit(x), unit(x * 0x94d049bb133111ebULL)};
+}
+
+void fill_box(Complex* local, const Box3& box, const Shape3& shape, std::uint64_t salt) {
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < box.extent[0]; ++i) {
+    for (std::size_t j = 0; j < box.extent[1]; ++j) {
+      for (std::size_t l = 0; l < box.extent[2]; ++l) {
+        const std::size_t global =
+            ((box.offset[0] + i) * shape[1] + box.offset[1] + j) * shape[2] + box.offset[2] + l;
+        local[k++] = sample(global, salt);
+      }
+    }
+  }
+}
+
+std::vector<Complex> serial_fft(const Shape3& shape, Direction direction, std::uint64_t salt) {
+  std::vector<Complex> data(shape[0] * shape[1] * shape[2]);
+  for (std::size_t i = 0; i < data.size(); ++i)
+    data[i] = sample(i, salt);
+  fftw_plan plan = fftw_plan_dft_3d(
+      static_cast<int>(shape[0]), static_cast<int>(shape[1]), static_cast<int>(shape[2]),
+      reinterpret_cast<fftw_complex*>(data.data()), reinterpret_cast<fftw_complex*>(data.data()),
+      static_cast<int>(direction), FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return data;
+}
+
+// Max |got - expected| / max |expected| on rank 0, shared with every rank.
+double relative_error(const Complex* local, const Box3& box, const Shape3& shape,
+                      const std::vector<Complex>& expected) {
+  const std::vector<Complex> got = gather_global(local, box, shape, MPI_COMM_WORLD);
+  double error = 0;
+  if (topology().rank() == 0) {
+    double scale = 0;
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      scale = std::max(scale, std::abs(expected[i]));
+      worst = std::max(worst, std::abs(got[i] - expected[i]));
+    }
+    error = worst / std::max(scale, 1e-300);
+  }
+  MPI_Bcast(&error, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return error;
+}
+
+std::vector<ProcGrid> grids_that_fit(const Shape3& shape, int ranks) {
+  std::vector<ProcGrid> grids;
+  for (int rows = 1; rows <= ranks; ++rows) {
+    if (ranks % rows != 0) continue;
+    const ProcGrid grid{rows, ranks / rows};
+    try {
+      check_grid_fits(shape, grid);
+      grids.push_back(grid);
+    } catch (const UsageError&) {
+    }
+  }
+  return grids;
+}
+
+constexpr double kTolerance = 1e-12;
+const Shape3 kShapes[] = {{8, 8, 8}, {12, 10, 9}, {17, 5, 3}, {1, 1, 7}};
+
+class Pencil3dBackend : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
+  const std::string& spec = GetParam();
+  int cases = 0;
+  for (const Shape3& shape : kShapes) {
+    const std::vector<Complex> forward_reference = serial_fft(shape, Direction::forward, 1);
+    const std::vector<Complex> backward_reference = serial_fft(shape, Direction::backward, 2);
+    const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
+    for (const ProcGrid& grid : grids_that_fit(shape, topology().size())) {
+      for (const bool natural : {false, true}) {
+        const Pencil3dOptions options{spec, spec, Rigor::estimate, natural};
+        const std::string what = spec + " " + shape_to_string(shape) + " on " + grid.to_string() +
+                                 (natural ? " natural" : " transposed");
+        std::unique_ptr<Pencil3d> plan;
+        try {
+          plan = std::make_unique<Pencil3d>(topology(), shape, grid, options);
+        } catch (const UsageError& error) {
+          // Only a layout refusal is acceptable, and only where the registry says so.
+          const std::string text = error.what();
+          EXPECT_NE(text.find("cannot run on"), std::string::npos) << what << ": " << text;
+          continue;
+        }
+        ++cases;
+        fill_box(plan->data(), plan->input_box(), shape, 1);
+        plan->forward();
+        EXPECT_LT(relative_error(plan->data(), plan->output_box(), shape, forward_reference),
+                  kTolerance)
+            << what << " forward, " << plan->describe();
+
+        // Round trip: backward(forward(x)) = N x.
+        plan->backward();
+        double worst = 0;
+        std::vector<Complex> original(plan->input_box().elements());
+        fill_box(original.data(), plan->input_box(), shape, 1);
+        for (std::size_t i = 0; i < original.size(); ++i) {
+          worst = std::max(worst, std::abs(plan->data()[i] / points - original[i]));
+        }
+        MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        EXPECT_LT(worst, kTolerance) << what << " round trip";
+
+        // Backward on its own, from data laid out as the forward output.
+        fill_box(plan->data(), plan->output_box(), shape, 2);
+        plan->backward();
+        EXPECT_LT(relative_error(plan->data(), plan->input_box(), shape, backward_reference),
+                  kTolerance)
+            << what << " backward";
+
+        // The same plan run twice on the same input gives the same bits.
+        fill_box(plan->data(), plan->input_box(), shape, 1);
+        plan->forward();
+        const std::vector<Complex> first(plan->data(),
+                                         plan->data() + plan->output_box().elements());
+        fill_box(plan->data(), plan->input_box(), shape, 1);
+        plan->forward();
+        int differs = std::memcmp(first.data(), plan->data(), first.size() * sizeof(Complex)) != 0;
+        MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        EXPECT_EQ(differs, 0) << what << " repeated forward";
+      }
+    }
+  }
+  if (topology().rank() == 0)
+    std::printf("[  cases   ] %s: %d plans checked\n", spec.c_str(), cases);
+}
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const ExchangeInfo* info : registered_exchanges())
+    names.emplace_back(info->name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Pencil3dBackend, ::testing::ValuesIn(backend_names()),
+                         [](const auto& test_param) {
+                           std::string name = test_param.param;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(Pencil3d, row_and_column_exchanges_may_differ) {
+  const Shape3 shape{12, 10, 9};
+  const auto grids = grids_that_fit(shape, topology().size());
+  const ProcGrid grid = grids[grids.size() / 2];
+  const Pencil3d plan(topology(), shape, grid, {"pairwise", "nonblocking", Rigor::estimate, false});
+  const std::string text = plan.describe();
+  EXPECT_EQ(text.find("row=") == 0, true) << text;
+  if (grid.columns > 1) {
+    EXPECT_NE(text.find("row=pairwise"), std::string::npos) << text;
+  }
+  if (grid.rows > 1) {
+    EXPECT_NE(text.find("column=nonblocking"), std::string::npos) << text;
+  }
+}
+
+TEST(Pencil3d, grids_that_do_not_fit_are_errors) {
+  const int ranks = topology().size();
+  if (ranks < 2) return;  // every grid fits a single rank
+  try {
+    Pencil3d(topology(), {1, 1, 7}, {1, ranks}, {});
+    FAIL() << "a grid wider than the data was accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("into more parts than it has points"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
+}  // namespace a2afft::fft

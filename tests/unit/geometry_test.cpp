@@ -1,0 +1,89 @@
+#include "geometry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <vector>
+
+#include "error.hpp"
+
+namespace a2afft::fft {
+namespace {
+
+TEST(Split, parts_cover_the_range_in_order_and_differ_by_at_most_one) {
+  for (std::size_t n = 1; n <= 40; ++n) {
+    for (int parts = 1; parts <= static_cast<int>(n); ++parts) {
+      std::size_t next = 0;
+      for (int i = 0; i < parts; ++i) {
+        const Split part = split_range(n, parts, i);
+        EXPECT_EQ(part.offset, next);
+        EXPECT_GE(part.count, n / parts);
+        EXPECT_LE(part.count, largest_split(n, parts));
+        next += part.count;
+      }
+      EXPECT_EQ(next, n);
+    }
+  }
+  EXPECT_EQ(split_range(10, 3, 0).count, 4u);
+  EXPECT_EQ(split_range(10, 3, 2).offset, 7u);
+}
+
+TEST(ProcGrid, near_square_and_parsed) {
+  EXPECT_EQ(near_square_grid(1), (ProcGrid{1, 1}));
+  EXPECT_EQ(near_square_grid(2), (ProcGrid{1, 2}));
+  EXPECT_EQ(near_square_grid(4), (ProcGrid{2, 2}));
+  EXPECT_EQ(near_square_grid(6), (ProcGrid{2, 3}));
+  EXPECT_EQ(near_square_grid(7), (ProcGrid{1, 7}));
+  EXPECT_EQ(near_square_grid(12), (ProcGrid{3, 4}));
+  EXPECT_EQ(parse_grid("4x1", 4), (ProcGrid{4, 1}));
+  for (const char* bad : {"3x1", "2x", "x2", "0x4", "2y2", "", "-2x-2", "4"}) {
+    EXPECT_THROW(parse_grid(bad, 4), UsageError) << bad;
+  }
+  try {
+    parse_grid("3x1", 4);
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("p0 * p1 = 4"), std::string::npos) << error.what();
+  }
+}
+
+TEST(Shape, cubes_triples_and_bad_sizes) {
+  EXPECT_EQ(parse_shape("128"), (Shape3{128, 128, 128}));
+  EXPECT_EQ(parse_shape("64x96x80"), (Shape3{64, 96, 80}));
+  for (const char* bad :
+       {"0", "64x0x8", "12x10", "1x2x3x4", "abc", "", "8x8x", "-8", "4294967296"}) {
+    try {
+      parse_shape(bad);
+      ADD_FAILURE() << "accepted " << bad;
+    } catch (const UsageError& error) {
+      EXPECT_NE(std::string(error.what()).find("--size="), std::string::npos);
+    }
+  }
+}
+
+TEST(ProcGrid, a_grid_wider_than_a_dimension_is_refused_with_the_reason) {
+  EXPECT_NO_THROW(check_grid_fits({8, 8, 8}, {2, 4}));
+  EXPECT_NO_THROW(check_grid_fits({1, 1, 7}, {1, 1}));
+  try {
+    check_grid_fits({17, 5, 3}, {1, 4});
+    FAIL();
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("p1=4 splits n2=3"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_THROW(check_grid_fits({17, 5, 3}, {1, 4}), UsageError);
+  EXPECT_THROW(check_grid_fits({2, 8, 8}, {4, 1}), UsageError);
+}
+
+TEST(CopyBox, moves_a_sub_box_between_shapes) {
+  const Shape3 from_shape{3, 4, 5};
+  std::vector<int> from(60);
+  std::iota(from.begin(), from.end(), 0);
+  std::vector<int> to(2 * 2 * 3, -1);
+  copy_box(reinterpret_cast<const std::byte*>(from.data()), from_shape, {1, 2, 1},
+           reinterpret_cast<std::byte*>(to.data()), {2, 2, 3}, {0, 0, 0}, {2, 2, 3}, sizeof(int));
+  // from[i][j][k] = i*20 + j*5 + k, box starting at (1, 2, 1).
+  EXPECT_EQ(to, (std::vector<int>{31, 32, 33, 36, 37, 38, 51, 52, 53, 56, 57, 58}));
+}
+
+}  // namespace
+}  // namespace a2afft::fft
