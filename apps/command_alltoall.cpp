@@ -18,6 +18,7 @@
 #include "options.hpp"
 #include "registry.hpp"
 #include "report/context.hpp"
+#include "report/stats.hpp"
 #include "report/text_table.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
@@ -95,17 +96,7 @@ std::string local_failure(std::span<const std::byte> send, std::span<const std::
   return {};
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
-std::string format(const char* pattern, double value) {
-  char text[64];
-  std::snprintf(text, sizeof text, pattern, value);
-  return text;
-}
+using report::format;
 
 class AlltoallBenchmark {
  public:
@@ -146,12 +137,11 @@ class AlltoallBenchmark {
         plan->run(send.data(), recv.data());
         elapsed = MPI_Wtime() - start;
       }
-      mpi::check(MPI_Allreduce(MPI_IN_PLACE, seconds.data(), options_.iterations, MPI_DOUBLE,
-                               MPI_MAX, topology_.comm()),
-                 "MPI_Allreduce(times)");
-      row.median_seconds = median(seconds);
-      row.min_seconds = *std::min_element(seconds.begin(), seconds.end());
-      row.max_seconds = *std::max_element(seconds.begin(), seconds.end());
+      report::max_over_ranks(seconds, topology_.comm());
+      const report::Summary summary = report::summarize(seconds);
+      row.median_seconds = summary.median;
+      row.min_seconds = summary.min;
+      row.max_seconds = summary.max;
       report_progress(row);
       rows_.push_back(std::move(row));
     }

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   const commands::Runner topology = commands::add_topology(app);
   const commands::Runner alltoall = commands::add_alltoall(app);
   const commands::Runner model = commands::add_model(app);
+  const commands::Runner fft3d = commands::add_fft3d(app);
 
   try {
     app.parse(argc, argv);
@@ -69,6 +70,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("list")) return list();
     if (app.got_subcommand("topology")) return topology();
     if (app.got_subcommand("model")) return model();
+    if (app.got_subcommand("fft3d")) return fft3d();
     return alltoall();
   } catch (const UsageError& error) {
     return report_error(error.what());

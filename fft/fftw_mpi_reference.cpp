@@ -1,0 +1,76 @@
+#include "fftw_mpi_reference.hpp"
+
+#include <fftw3-mpi.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace a2afft::fft {
+
+FftwMpi3d::FftwMpi3d(MPI_Comm comm, const Shape3& shape, Rigor rigor, bool transposed_output)
+    : shape_(shape), transposed_output_(transposed_output) {
+  static const bool initialized = [] {
+    fftw_mpi_init();
+    return true;
+  }();
+  (void)initialized;
+  const auto n0 = static_cast<ptrdiff_t>(shape[0]);
+  const auto n1 = static_cast<ptrdiff_t>(shape[1]);
+  const auto n2 = static_cast<ptrdiff_t>(shape[2]);
+  ptrdiff_t local_n0 = 0, start0 = 0, local_n1 = 0, start1 = 0;
+  const ptrdiff_t alloc =
+      fftw_mpi_local_size_3d_transposed(n0, n1, n2, comm, &local_n0, &start0, &local_n1, &start1);
+  data_ = reinterpret_cast<Complex*>(fftw_alloc_complex(static_cast<std::size_t>(alloc)));
+  const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
+  input_box_ = {{u(start0), 0, 0}, {u(local_n0), shape[1], shape[2]}};
+  output_box_ =
+      transposed_output ? Box3{{0, u(start1), 0}, {shape[0], u(local_n1), shape[2]}} : input_box_;
+  auto* data = reinterpret_cast<fftw_complex*>(data_);
+  const unsigned flags = fftw_flags(rigor);
+  forward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, data, data, comm, FFTW_FORWARD,
+                                  flags | (transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0));
+  backward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, data, data, comm, FFTW_BACKWARD,
+                                   flags | (transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0));
+  if (forward_ == nullptr || backward_ == nullptr) {
+    throw std::runtime_error("FFTW-MPI could not plan " + shape_to_string(shape));
+  }
+}
+
+FftwMpi3d::~FftwMpi3d() {
+  if (forward_ != nullptr) fftw_destroy_plan(forward_);
+  if (backward_ != nullptr) fftw_destroy_plan(backward_);
+  fftw_free(data_);
+}
+
+void FftwMpi3d::forward() {
+  const ScopedPhase timed(timer_, "compute");
+  fftw_execute(forward_);
+}
+
+void FftwMpi3d::backward() {
+  const ScopedPhase timed(timer_, "compute");
+  fftw_execute(backward_);
+}
+
+std::vector<Complex> FftwMpi3d::output_in_natural_order() const {
+  const Shape3& e = output_box_.extent;
+  std::vector<Complex> natural(output_box_.elements());
+  if (!transposed_output_) {
+    std::copy(data_, data_ + natural.size(), natural.begin());
+    return natural;
+  }
+  // Stored [local n1][n0][n2]; natural is [n0][local n1][n2].
+  for (std::size_t j = 0; j < e[1]; ++j) {
+    for (std::size_t i = 0; i < e[0]; ++i) {
+      std::copy_n(data_ + (j * e[0] + i) * e[2], e[2],
+                  natural.begin() + static_cast<std::ptrdiff_t>((i * e[1] + j) * e[2]));
+    }
+  }
+  return natural;
+}
+
+std::string FftwMpi3d::describe() const {
+  return transposed_output_ ? "fftw_mpi_plan_dft_3d(TRANSPOSED_OUT)" : "fftw_mpi_plan_dft_3d";
+}
+
+}  // namespace a2afft::fft
