@@ -174,7 +174,7 @@ class Fft3dBenchmark {
 
  private:
   static std::vector<Complex> natural_output(fft::Pencil3d& plan) {
-    return {plan.data(), plan.data() + plan.output_box().elements()};
+    return plan.output_in_natural_order();
   }
   static std::vector<Complex> natural_output(fft::FftwMpi3d& plan) {
     return plan.output_in_natural_order();

@@ -38,18 +38,21 @@ unsigned fftw_flags(Rigor rigor) {
   return FFTW_ESTIMATE;
 }
 
-FftwPlan::FftwPlan(Stride transform, const std::vector<Stride>& batches, Complex* in, Complex* out,
-                   Direction direction, Rigor rigor) {
-  const fftw_iodim64 dim{transform.n, transform.stride, transform.stride};
+FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
+                   Complex* in, Complex* out, Direction direction, Rigor rigor) {
+  std::vector<fftw_iodim64> dims;
+  for (const Stride& d : transform)
+    dims.push_back({d.n, d.in_stride, d.out_stride});
   std::vector<fftw_iodim64> loops;
   for (const Stride& batch : batches)
-    loops.push_back({batch.n, batch.stride, batch.stride});
+    loops.push_back({batch.n, batch.in_stride, batch.out_stride});
   plan_ = fftw_plan_guru64_dft(
-      1, &dim, static_cast<int>(loops.size()), loops.data(), reinterpret_cast<fftw_complex*>(in),
-      reinterpret_cast<fftw_complex*>(out), static_cast<int>(direction), fftw_flags(rigor));
+      static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
+      reinterpret_cast<fftw_complex*>(in), reinterpret_cast<fftw_complex*>(out),
+      static_cast<int>(direction), fftw_flags(rigor));
   if (plan_ == nullptr) {
-    throw std::runtime_error("FFTW could not plan a transform of " + std::to_string(transform.n) +
-                             " points");
+    throw std::runtime_error("FFTW could not plan a transform of " +
+                             std::to_string(transform.front().n) + " points");
   }
 }
 

@@ -20,20 +20,27 @@ unsigned fftw_flags(Rigor rigor);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
-/// One dimension of a guru plan: `n` points `stride` elements apart.
+/// One dimension of a guru plan: `n` points, `in_stride` elements apart in the input and
+/// `out_stride` in the output (the same unless the plan also reorders, e.g. packs blocks).
 struct Stride {
+  Stride(std::ptrdiff_t points, std::ptrdiff_t stride)
+      : n(points), in_stride(stride), out_stride(stride) {}
+  Stride(std::ptrdiff_t points, std::ptrdiff_t input, std::ptrdiff_t output)
+      : n(points), in_stride(input), out_stride(output) {}
   std::ptrdiff_t n;
-  std::ptrdiff_t stride;
+  std::ptrdiff_t in_stride;
+  std::ptrdiff_t out_stride;
 };
 
-/// RAII over one fftw_plan made with the guru64 interface: `length` points along a dimension
-/// of stride `stride`, repeated over the `batches` loops. In place when `in == out`. Planning
-/// with MEASURE or PATIENT overwrites the arrays, so plans are made before data is filled.
+/// RAII over one fftw_plan made with the guru64 interface: a transform over the `transform`
+/// dimensions (one for lines, two for planes), repeated over the `batches` loops. In place when `in
+/// == out`. Planning with MEASURE or PATIENT overwrites the arrays, so plans are made before data
+/// is filled.
 class FftwPlan {
  public:
   FftwPlan() = default;
-  FftwPlan(Stride transform, const std::vector<Stride>& batches, Complex* in, Complex* out,
-           Direction direction, Rigor rigor);
+  FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Complex* in,
+           Complex* out, Direction direction, Rigor rigor);
   FftwPlan(FftwPlan&& other) noexcept;
   FftwPlan& operator=(FftwPlan&& other) noexcept;
   FftwPlan(const FftwPlan&) = delete;

@@ -39,12 +39,30 @@ void copy_box(const std::byte* from, const Shape3& from_shape, const Shape3& fro
   }
 }
 
-ProcGrid near_square_grid(int ranks) {
-  int rows = 1;
-  for (int candidate = 1; static_cast<long>(candidate) * candidate <= ranks; ++candidate) {
-    if (ranks % candidate == 0) rows = candidate;
+void copy_box_swapping_leading(const std::byte* from, const Shape3& from_shape,
+                               const Shape3& from_offset, std::byte* to, const Shape3& to_shape,
+                               const Shape3& to_offset, const Shape3& extent,
+                               std::size_t element_bytes) {
+  const std::size_t run_bytes = extent[2] * element_bytes;
+  if (run_bytes == 0) return;
+  for (std::size_t i = 0; i < extent[0]; ++i) {
+    for (std::size_t j = 0; j < extent[1]; ++j) {
+      const std::size_t source =
+          ((from_offset[0] + i) * from_shape[1] + from_offset[1] + j) * from_shape[2] +
+          from_offset[2];
+      const std::size_t target =
+          ((to_offset[0] + j) * to_shape[1] + to_offset[1] + i) * to_shape[2] + to_offset[2];
+      std::memcpy(to + target * element_bytes, from + source * element_bytes, run_bytes);
+    }
   }
-  return {rows, ranks / rows};
+}
+
+ProcGrid near_square_grid(int ranks) {
+  int columns = 1;
+  for (int candidate = 1; static_cast<long>(candidate) * candidate <= ranks; ++candidate) {
+    if (ranks % candidate == 0) columns = candidate;
+  }
+  return {ranks / columns, columns};
 }
 
 namespace {

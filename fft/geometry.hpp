@@ -34,6 +34,14 @@ void copy_box(const std::byte* from, const Shape3& from_shape, const Shape3& fro
               std::byte* to, const Shape3& to_shape, const Shape3& to_offset, const Shape3& extent,
               std::size_t element_bytes);
 
+/// copy_box, but element (i, j, k) of the box lands at (j, i, k) of `to`: `to_shape` and
+/// `to_offset` are in the swapped order. Transposes use it so that the receiver's unpack is a
+/// plain copy of long runs.
+void copy_box_swapping_leading(const std::byte* from, const Shape3& from_shape,
+                               const Shape3& from_offset, std::byte* to, const Shape3& to_shape,
+                               const Shape3& to_offset, const Shape3& extent,
+                               std::size_t element_bytes);
+
 /// A p0 x p1 process grid; rank r sits at row r / p1, column r % p1.
 struct ProcGrid {
   int rows = 1;     // p0, splits dimension 0 (and 1 after the column transpose)
@@ -42,7 +50,8 @@ struct ProcGrid {
   std::string to_string() const { return std::to_string(rows) + "x" + std::to_string(columns); }
 };
 
-/// The grid with p0 the largest divisor of P not above sqrt(P): 1x2, 2x2, 2x3, 2x4, 3x3...
+/// The grid with p1 the largest divisor of P not above sqrt(P), so p0 >= p1: 2x1, 2x2, 3x2,
+/// 4x2, 3x3... (on 2 ranks: slabs along x, whose first FFTs are contiguous 2D planes).
 ProcGrid near_square_grid(int ranks);
 /// Parses `2x3`; throws UsageError unless both are whole numbers >= 1 that multiply to `ranks`.
 ProcGrid parse_grid(std::string_view text, int ranks);

@@ -16,14 +16,6 @@ struct Pencil3d::Transpose {
   std::unique_ptr<Exchange> exchange;  // none inside a single rank
 };
 
-namespace {
-
-std::ptrdiff_t signed_size(std::size_t n) {
-  return static_cast<std::ptrdiff_t>(n);
-}
-
-}  // namespace
-
 Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
                    const Pencil3dOptions& options)
     : shape_(shape), grid_(grid), options_(options) {
@@ -45,19 +37,24 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   stages_[2] = {{0, y_late.offset, z_part.offset}, {n0, y_late.count, z_part.count}};
   const Shape3& s0 = stages_[0].extent;
   const Shape3& s1 = stages_[1].extent;
-  const Shape3& s2 = stages_[2].extent;
+  // The last stage in memory: [y][x][z] when the column transpose exists, so x FFTs run at
+  // stride z over planes that fit in cache; its pack swaps the leading axes to match.
+  y_major_ = grid.rows > 1;
+  const Shape3 s2 = y_major_ ? Shape3{y_late.count, n0, z_part.count} : stages_[2].extent;
 
   // Row transpose among the p1 ranks of row a; column transpose among the p0 ranks of column b.
   const mpi::Comm row_comm = mpi::Comm::split(topology.comm(), row, column);
   const mpi::Comm column_comm = mpi::Comm::split(topology.comm(), column, row);
   row_topology_ = std::make_unique<Topology>(topology, row_comm.get());
   column_topology_ = std::make_unique<Topology>(topology, column_comm.get());
-  row_ = std::make_unique<Transpose>(
-      Transpose{TransposeStep(s0, s1, {2, n2, 1, n1}, grid.columns, column),
-                TransposeStep(s1, s0, {1, n1, 2, n2}, grid.columns, column), nullptr});
+  row_ = std::make_unique<Transpose>(Transpose{TransposeStep(s0, s1, {2, n2, 1, n1}, grid.columns),
+                                               TransposeStep(s1, s0, {1, n1, 2, n2}, grid.columns),
+                                               nullptr});
   column_ = std::make_unique<Transpose>(
-      Transpose{TransposeStep(s1, s2, {1, n1, 0, n0}, grid.rows, row),
-                TransposeStep(s2, s1, {0, n0, 1, n1}, grid.rows, row), nullptr});
+      y_major_ ? Transpose{TransposeStep(s1, s2, {1, n1, 1, n0}, grid.rows, true),
+                           TransposeStep(s2, s1, {1, n0, 1, n1}, grid.rows, true), nullptr}
+               : Transpose{TransposeStep(s1, s2, {1, n1, 0, n0}, grid.rows),
+                           TransposeStep(s2, s1, {0, n0, 1, n1}, grid.rows), nullptr});
   std::size_t buffer_elements = 0;
   const auto make_plan = [&](Transpose& step, const Topology& members, const std::string& spec) {
     if (step.there.is_identity()) return;
@@ -78,36 +75,65 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   recv_.resize(buffer_elements);
   data_.resize(std::max({stages_[0].elements(), stages_[1].elements(), stages_[2].elements()}));
 
-  // In-place plans on data_: z lines are contiguous; y lines have stride q2 inside each x slab;
-  // x lines have stride r1 * q2 and are batched over the contiguous (y, z) plane.
+  // Plans on data_, in place except where they pack. z lines are contiguous; without a row
+  // transpose z and y form one 2D plan over contiguous [y][z] planes; y lines have stride q2;
+  // x lines have stride q2 in the y-major layout (r1 * q2 otherwise).
+  const auto n = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
+  const std::size_t q2 = s1[2];
+  const std::size_t m0 = s0[0];
+  const std::size_t r1 = s2[0];
+  // Block d of the forward column transpose is [r1][m0][q2] at d * r1 * m0 * q2: element
+  // (i0, y, k) sits at y * m0 * q2 + i0 * q2 + k when every block has exactly that size.
+  forward_packs_column_ = y_major_ && n1 % static_cast<std::size_t>(grid.rows) == 0 &&
+                          column_->there.block_elements() == r1 * m0 * q2;
+  // Block d of the backward one is [m0][r1][q2]: element (i1, x, k) at x * r1 * q2 + i1 * q2 + k.
+  backward_packs_column_ = y_major_ && n0 % static_cast<std::size_t>(grid.rows) == 0 &&
+                           column_->back.block_elements() == m0 * r1 * q2;
   for (const Direction direction : {Direction::forward, Direction::backward}) {
-    auto& plans = direction == Direction::forward ? forward_plans_ : backward_plans_;
+    const bool forward = direction == Direction::forward;
+    auto& plans = forward ? forward_plans_ : backward_plans_;
     Complex* data = data_.data();
-    plans[0] = FftwPlan({signed_size(n2), 1}, {{signed_size(s0[0] * s0[1]), signed_size(n2)}}, data,
-                        data, direction, options.rigor);
-    plans[1] = FftwPlan({signed_size(n1), signed_size(s1[2])},
-                        {{signed_size(s1[0]), signed_size(n1 * s1[2])}, {signed_size(s1[2]), 1}},
-                        data, data, direction, options.rigor);
-    plans[2] = FftwPlan({signed_size(n0), signed_size(s2[1] * s2[2])},
-                        {{signed_size(s2[1] * s2[2]), 1}}, data, data, direction, options.rigor);
+    Complex* y_output = forward && forward_packs_column_ ? send_.data() : data;
+    const bool y_packs = y_output != data;
+    if (row_->there.is_identity()) {
+      plans[0] = FftwPlan({{n(n1), n(n2), n(y_packs ? m0 * n2 : n2)}, {n(n2), 1}},
+                          {{n(m0), n(n1 * n2), n(y_packs ? n2 : n1 * n2)}}, data, y_output,
+                          direction, options.rigor);
+    } else {
+      plans[0] =
+          FftwPlan({{n(n2), 1}}, {{n(s0[0] * s0[1]), n(n2)}}, data, data, direction, options.rigor);
+      plans[1] = FftwPlan({{n(n1), n(q2), n(y_packs ? m0 * q2 : q2)}},
+                          {{n(m0), n(n1 * q2), n(y_packs ? q2 : n1 * q2)}, {n(q2), 1}}, data,
+                          y_output, direction, options.rigor);
+    }
+    if (y_major_) {
+      const bool x_packs = !forward && backward_packs_column_;
+      plans[2] = FftwPlan({{n(n0), n(q2), n(x_packs ? r1 * q2 : q2)}},
+                          {{n(r1), n(n0 * q2), n(x_packs ? q2 : n0 * q2)}, {n(q2), 1}}, data,
+                          x_packs ? send_.data() : data, direction, options.rigor);
+    } else {
+      plans[2] = FftwPlan({{n(n0), n(s2[1] * s2[2])}}, {{n(s2[1] * s2[2]), 1}}, data, data,
+                          direction, options.rigor);
+    }
   }
 }
 
 Pencil3d::~Pencil3d() = default;
 
 void Pencil3d::compute(const FftwPlan& plan) {
+  if (!plan) return;  // merged into the previous 2D plan
   const ScopedPhase timed(timer_, "compute");
   plan.execute();
 }
 
-void Pencil3d::transpose(const Transpose& step, bool inverse) {
+void Pencil3d::transpose(const Transpose& step, bool inverse, bool packed) {
   if (!step.exchange) return;
   const ScopedPhase timed(timer_, "transpose");
   const TransposeStep& direction = inverse ? step.back : step.there;
   auto* data = reinterpret_cast<std::byte*>(data_.data());
   auto* send = reinterpret_cast<std::byte*>(send_.data());
   auto* recv = reinterpret_cast<std::byte*>(recv_.data());
-  direction.pack(data, send, sizeof(Complex));
+  if (!packed) direction.pack(data, send, sizeof(Complex));
   step.exchange->run(send, recv);
   direction.unpack(recv, data, sizeof(Complex));
 }
@@ -116,7 +142,7 @@ void Pencil3d::forward() {
   compute(forward_plans_[0]);
   transpose(*row_, false);
   compute(forward_plans_[1]);
-  transpose(*column_, false);
+  transpose(*column_, false, forward_packs_column_);
   compute(forward_plans_[2]);
   if (options_.natural_output) {
     transpose(*column_, true);
@@ -130,10 +156,36 @@ void Pencil3d::backward() {
     transpose(*column_, false);
   }
   compute(backward_plans_[2]);
-  transpose(*column_, true);
+  transpose(*column_, true, backward_packs_column_);
   compute(backward_plans_[1]);
   transpose(*row_, true);
   compute(backward_plans_[0]);
+}
+
+std::vector<Complex> Pencil3d::output_in_natural_order() const {
+  const Box3& box = output_box();
+  std::vector<Complex> natural(box.elements());
+  const auto* from = reinterpret_cast<const std::byte*>(data_.data());
+  auto* to = reinterpret_cast<std::byte*>(natural.data());
+  if (output_is_y_major()) {
+    const Shape3 stored{box.extent[1], box.extent[0], box.extent[2]};
+    copy_box_swapping_leading(from, stored, {}, to, box.extent, {}, stored, sizeof(Complex));
+  } else {
+    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, sizeof(Complex));
+  }
+  return natural;
+}
+
+void Pencil3d::set_output_from_natural_order(const Complex* natural) {
+  const Box3& box = output_box();
+  const auto* from = reinterpret_cast<const std::byte*>(natural);
+  auto* to = reinterpret_cast<std::byte*>(data_.data());
+  if (output_is_y_major()) {
+    const Shape3 stored{box.extent[1], box.extent[0], box.extent[2]};
+    copy_box_swapping_leading(from, box.extent, {}, to, stored, {}, box.extent, sizeof(Complex));
+  } else {
+    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, sizeof(Complex));
+  }
 }
 
 std::string Pencil3d::describe() const {

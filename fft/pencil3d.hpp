@@ -24,9 +24,11 @@ struct Pencil3dOptions {
 /// dims 0 and 1 split (parts a of p0 and b of p1) and all of dim 2:
 ///   FFT z; row transpose (split z over p1, gather y); FFT y;
 ///   column transpose (split y over p0, gather x); FFT x.
-/// The output stays in that layout: all of x, part a of y, part b of z, row-major. Forward is
-/// unnormalized, as in FFTW. Collective construction does all planning; forward() and
-/// backward() only compute and move data, in place on data().
+/// The output stays in that layout: all of x, part a of y, part b of z, stored y-major
+/// ([y][x][z], so the x FFTs run at stride z) when p0 > 1 and x-major when p0 = 1. With p1 = 1
+/// the z and y FFTs are one 2D plan over contiguous planes. Forward is unnormalized, as in FFTW.
+/// Collective construction does all planning; forward() and backward() only compute and move data,
+/// in place on data().
 class Pencil3d {
  public:
   Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
@@ -37,9 +39,14 @@ class Pencil3d {
 
   /// This rank's part of the input (and of the backward output), row-major in data().
   const Box3& input_box() const { return stages_[0]; }
-  /// This rank's part of the forward output, row-major in data().
+  /// This rank's part of the forward output, in global coordinates; see output_is_y_major().
   const Box3& output_box() const { return options_.natural_output ? stages_[0] : stages_[2]; }
+  /// True when data() holds the output as [y][x][z] rather than row-major [x][y][z].
+  bool output_is_y_major() const { return y_major_ && !options_.natural_output; }
   Complex* data() { return data_.data(); }
+  /// The output reordered row-major over output_box(), and the reverse: for checks, untimed.
+  std::vector<Complex> output_in_natural_order() const;
+  void set_output_from_natural_order(const Complex* natural);
 
   void forward();
   void backward();
@@ -51,13 +58,18 @@ class Pencil3d {
 
  private:
   struct Transpose;
-  void transpose(const Transpose& step, bool inverse);
+  void transpose(const Transpose& step, bool inverse, bool packed = false);
   void compute(const FftwPlan& plan);
 
   Shape3 shape_;
   ProcGrid grid_;
   Pencil3dOptions options_;
   std::array<Box3, 3> stages_;  // input, after the row transpose, after the column transpose
+  bool y_major_ = false;        // the last stage is stored [y][x][z]
+  // Even splits make the column transpose's blocks an affine layout, so the FFT before it
+  // writes straight into the send buffer and the pack pass disappears.
+  bool forward_packs_column_ = false;
+  bool backward_packs_column_ = false;
   std::vector<Complex> data_;
   std::vector<Complex> send_;
   std::vector<Complex> recv_;

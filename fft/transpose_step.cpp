@@ -9,10 +9,15 @@ std::size_t axis(int a) {
 
 }  // namespace
 
-TransposeStep::TransposeStep(const Shape3& from, const Shape3& to, Axes axes, int parts, int me)
-    : from_(from), to_(to), axes_(axes), parts_(parts), me_(me) {
-  Shape3 padded = from;
-  padded[axis(axes.split_axis)] = largest_split(axes.split_length, parts);
+TransposeStep::TransposeStep(const Shape3& from, const Shape3& to, Axes axes, int parts,
+                             bool swap_leading)
+    : from_(from), to_(to), axes_(axes), parts_(parts), swap_leading_(swap_leading) {
+  // A block as the receiver stores it, padded so every rank's blocks have one size: the split
+  // axis (in the receiver's order) and the gathered axis both at their largest part.
+  const int split_in_to =
+      swap_leading && axes.split_axis < 2 ? 1 - axes.split_axis : axes.split_axis;
+  Shape3 padded = to;
+  padded[axis(split_in_to)] = largest_split(axes.split_length, parts);
   padded[axis(axes.gather_axis)] = largest_split(axes.gather_length, parts);
   block_elements_ = padded[0] * padded[1] * padded[2];
 }
@@ -24,9 +29,15 @@ void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t ele
     offset[axis(axes_.split_axis)] = part.offset;
     Shape3 extent = from_;
     extent[axis(axes_.split_axis)] = part.count;
-    copy_box(from, from_, offset,
-             send + static_cast<std::size_t>(destination) * block_elements_ * element_bytes, extent,
-             Shape3{}, extent, element_bytes);
+    std::byte* block =
+        send + static_cast<std::size_t>(destination) * block_elements_ * element_bytes;
+    if (swap_leading_) {
+      const Shape3 stored{extent[1], extent[0], extent[2]};
+      copy_box_swapping_leading(from, from_, offset, block, stored, Shape3{}, extent,
+                                element_bytes);
+    } else {
+      copy_box(from, from_, offset, block, extent, Shape3{}, extent, element_bytes);
+    }
   }
 }
 

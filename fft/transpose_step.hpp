@@ -22,7 +22,8 @@ class TransposeStep {
     std::size_t gather_length;  // global length of the gathered axis
   };
 
-  TransposeStep(const Shape3& from, const Shape3& to, Axes axes, int parts, int me);
+  TransposeStep(const Shape3& from, const Shape3& to, Axes axes, int parts,
+                bool swap_leading = false);
 
   /// Elements of one padded block; the same on every rank of the communicator.
   std::size_t block_elements() const { return block_elements_; }
@@ -38,7 +39,7 @@ class TransposeStep {
   Shape3 to_;
   Axes axes_;
   int parts_;
-  int me_;
+  bool swap_leading_;
   std::size_t block_elements_;
 };
 

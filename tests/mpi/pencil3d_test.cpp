@@ -124,7 +124,8 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
         ++cases;
         fill_box(plan->data(), plan->input_box(), shape, 1);
         plan->forward();
-        EXPECT_LT(relative_error(plan->data(), plan->output_box(), shape, forward_reference),
+        EXPECT_LT(relative_error(plan->output_in_natural_order().data(), plan->output_box(), shape,
+                                 forward_reference),
                   kTolerance)
             << what << " forward, " << plan->describe();
 
@@ -140,7 +141,9 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
         EXPECT_LT(worst, kTolerance) << what << " round trip";
 
         // Backward on its own, from data laid out as the forward output.
-        fill_box(plan->data(), plan->output_box(), shape, 2);
+        std::vector<Complex> spectrum(plan->output_box().elements());
+        fill_box(spectrum.data(), plan->output_box(), shape, 2);
+        plan->set_output_from_natural_order(spectrum.data());
         plan->backward();
         EXPECT_LT(relative_error(plan->data(), plan->input_box(), shape, backward_reference),
                   kTolerance)

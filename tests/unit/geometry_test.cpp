@@ -30,11 +30,11 @@ TEST(Split, parts_cover_the_range_in_order_and_differ_by_at_most_one) {
 
 TEST(ProcGrid, near_square_and_parsed) {
   EXPECT_EQ(near_square_grid(1), (ProcGrid{1, 1}));
-  EXPECT_EQ(near_square_grid(2), (ProcGrid{1, 2}));
+  EXPECT_EQ(near_square_grid(2), (ProcGrid{2, 1}));
   EXPECT_EQ(near_square_grid(4), (ProcGrid{2, 2}));
-  EXPECT_EQ(near_square_grid(6), (ProcGrid{2, 3}));
-  EXPECT_EQ(near_square_grid(7), (ProcGrid{1, 7}));
-  EXPECT_EQ(near_square_grid(12), (ProcGrid{3, 4}));
+  EXPECT_EQ(near_square_grid(6), (ProcGrid{3, 2}));
+  EXPECT_EQ(near_square_grid(7), (ProcGrid{7, 1}));
+  EXPECT_EQ(near_square_grid(12), (ProcGrid{4, 3}));
   EXPECT_EQ(parse_grid("4x1", 4), (ProcGrid{4, 1}));
   for (const char* bad : {"3x1", "2x", "x2", "0x4", "2y2", "", "-2x-2", "4"}) {
     EXPECT_THROW(parse_grid(bad, 4), UsageError) << bad;
@@ -72,6 +72,16 @@ TEST(ProcGrid, a_grid_wider_than_a_dimension_is_refused_with_the_reason) {
   }
   EXPECT_THROW(check_grid_fits({17, 5, 3}, {1, 4}), UsageError);
   EXPECT_THROW(check_grid_fits({2, 8, 8}, {4, 1}), UsageError);
+}
+
+TEST(CopyBox, swapping_the_leading_axes) {
+  std::vector<int> from(2 * 3 * 2);
+  std::iota(from.begin(), from.end(), 0);  // from[i][j][k] = 6i + 2j + k
+  std::vector<int> to(3 * 2 * 2, -1);
+  copy_box_swapping_leading(reinterpret_cast<const std::byte*>(from.data()), {2, 3, 2}, {0, 0, 0},
+                            reinterpret_cast<std::byte*>(to.data()), {3, 2, 2}, {0, 0, 0},
+                            {2, 3, 2}, sizeof(int));
+  EXPECT_EQ(to, (std::vector<int>{0, 1, 6, 7, 2, 3, 8, 9, 4, 5, 10, 11}));
 }
 
 TEST(CopyBox, moves_a_sub_box_between_shapes) {
