@@ -42,10 +42,10 @@ FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Strid
                    Complex* in, Complex* out, Direction direction, Rigor rigor) {
   std::vector<fftw_iodim64> dims;
   for (const Stride& d : transform)
-    dims.push_back({d.n, d.in_stride, d.out_stride});
+    dims.push_back({d.n, d.stride, d.stride});
   std::vector<fftw_iodim64> loops;
   for (const Stride& batch : batches)
-    loops.push_back({batch.n, batch.in_stride, batch.out_stride});
+    loops.push_back({batch.n, batch.stride, batch.stride});
   plan_ = fftw_plan_guru64_dft(
       static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
       reinterpret_cast<fftw_complex*>(in), reinterpret_cast<fftw_complex*>(out),

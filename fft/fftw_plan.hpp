@@ -20,16 +20,10 @@ unsigned fftw_flags(Rigor rigor);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
-/// One dimension of a guru plan: `n` points, `in_stride` elements apart in the input and
-/// `out_stride` in the output (the same unless the plan also reorders, e.g. packs blocks).
+/// One dimension of a guru plan: `n` points `stride` elements apart.
 struct Stride {
-  Stride(std::ptrdiff_t points, std::ptrdiff_t stride)
-      : n(points), in_stride(stride), out_stride(stride) {}
-  Stride(std::ptrdiff_t points, std::ptrdiff_t input, std::ptrdiff_t output)
-      : n(points), in_stride(input), out_stride(output) {}
   std::ptrdiff_t n;
-  std::ptrdiff_t in_stride;
-  std::ptrdiff_t out_stride;
+  std::ptrdiff_t stride;
 };
 
 /// RAII over one fftw_plan made with the guru64 interface: a transform over the `transform`

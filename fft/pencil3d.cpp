@@ -75,46 +75,28 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   recv_.resize(buffer_elements);
   data_.resize(std::max({stages_[0].elements(), stages_[1].elements(), stages_[2].elements()}));
 
-  // Plans on data_, in place except where they pack. z lines are contiguous; without a row
-  // transpose z and y form one 2D plan over contiguous [y][z] planes; y lines have stride q2;
-  // x lines have stride q2 in the y-major layout (r1 * q2 otherwise).
+  // In-place plans on data_. z lines are contiguous; without a row transpose z and y form one
+  // 2D plan over contiguous [y][z] planes; y lines have stride q2; x lines have stride q2 in
+  // the y-major layout (r1 * q2 otherwise). Writing the transposes' blocks straight from the
+  // FFTs (out-of-place, scattered strides) was measured slower than a separate pack.
   const auto n = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
   const std::size_t q2 = s1[2];
-  const std::size_t m0 = s0[0];
-  const std::size_t r1 = s2[0];
-  // Block d of the forward column transpose is [r1][m0][q2] at d * r1 * m0 * q2: element
-  // (i0, y, k) sits at y * m0 * q2 + i0 * q2 + k when every block has exactly that size.
-  forward_packs_column_ = y_major_ && n1 % static_cast<std::size_t>(grid.rows) == 0 &&
-                          column_->there.block_elements() == r1 * m0 * q2;
-  // Block d of the backward one is [m0][r1][q2]: element (i1, x, k) at x * r1 * q2 + i1 * q2 + k.
-  backward_packs_column_ = y_major_ && n0 % static_cast<std::size_t>(grid.rows) == 0 &&
-                           column_->back.block_elements() == m0 * r1 * q2;
   for (const Direction direction : {Direction::forward, Direction::backward}) {
-    const bool forward = direction == Direction::forward;
-    auto& plans = forward ? forward_plans_ : backward_plans_;
+    auto& plans = direction == Direction::forward ? forward_plans_ : backward_plans_;
     Complex* data = data_.data();
-    Complex* y_output = forward && forward_packs_column_ ? send_.data() : data;
-    const bool y_packs = y_output != data;
     if (row_->there.is_identity()) {
-      plans[0] = FftwPlan({{n(n1), n(n2), n(y_packs ? m0 * n2 : n2)}, {n(n2), 1}},
-                          {{n(m0), n(n1 * n2), n(y_packs ? n2 : n1 * n2)}}, data, y_output,
+      plans[0] = FftwPlan({{n(n1), n(n2)}, {n(n2), 1}}, {{n(s0[0]), n(n1 * n2)}}, data, data,
                           direction, options.rigor);
     } else {
       plans[0] =
           FftwPlan({{n(n2), 1}}, {{n(s0[0] * s0[1]), n(n2)}}, data, data, direction, options.rigor);
-      plans[1] = FftwPlan({{n(n1), n(q2), n(y_packs ? m0 * q2 : q2)}},
-                          {{n(m0), n(n1 * q2), n(y_packs ? q2 : n1 * q2)}, {n(q2), 1}}, data,
-                          y_output, direction, options.rigor);
-    }
-    if (y_major_) {
-      const bool x_packs = !forward && backward_packs_column_;
-      plans[2] = FftwPlan({{n(n0), n(q2), n(x_packs ? r1 * q2 : q2)}},
-                          {{n(r1), n(n0 * q2), n(x_packs ? q2 : n0 * q2)}, {n(q2), 1}}, data,
-                          x_packs ? send_.data() : data, direction, options.rigor);
-    } else {
-      plans[2] = FftwPlan({{n(n0), n(s2[1] * s2[2])}}, {{n(s2[1] * s2[2]), 1}}, data, data,
+      plans[1] = FftwPlan({{n(n1), n(q2)}}, {{n(s1[0]), n(n1 * q2)}, {n(q2), 1}}, data, data,
                           direction, options.rigor);
     }
+    plans[2] = y_major_ ? FftwPlan({{n(n0), n(q2)}}, {{n(s2[0]), n(n0 * q2)}, {n(q2), 1}}, data,
+                                   data, direction, options.rigor)
+                        : FftwPlan({{n(n0), n(s2[1] * s2[2])}}, {{n(s2[1] * s2[2]), 1}}, data, data,
+                                   direction, options.rigor);
   }
 }
 
@@ -126,14 +108,14 @@ void Pencil3d::compute(const FftwPlan& plan) {
   plan.execute();
 }
 
-void Pencil3d::transpose(const Transpose& step, bool inverse, bool packed) {
+void Pencil3d::transpose(const Transpose& step, bool inverse) {
   if (!step.exchange) return;
   const ScopedPhase timed(timer_, "transpose");
   const TransposeStep& direction = inverse ? step.back : step.there;
   auto* data = reinterpret_cast<std::byte*>(data_.data());
   auto* send = reinterpret_cast<std::byte*>(send_.data());
   auto* recv = reinterpret_cast<std::byte*>(recv_.data());
-  if (!packed) direction.pack(data, send, sizeof(Complex));
+  direction.pack(data, send, sizeof(Complex));
   step.exchange->run(send, recv);
   direction.unpack(recv, data, sizeof(Complex));
 }
@@ -142,7 +124,7 @@ void Pencil3d::forward() {
   compute(forward_plans_[0]);
   transpose(*row_, false);
   compute(forward_plans_[1]);
-  transpose(*column_, false, forward_packs_column_);
+  transpose(*column_, false);
   compute(forward_plans_[2]);
   if (options_.natural_output) {
     transpose(*column_, true);
@@ -156,7 +138,7 @@ void Pencil3d::backward() {
     transpose(*column_, false);
   }
   compute(backward_plans_[2]);
-  transpose(*column_, true, backward_packs_column_);
+  transpose(*column_, true);
   compute(backward_plans_[1]);
   transpose(*row_, true);
   compute(backward_plans_[0]);

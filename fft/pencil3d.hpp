@@ -58,7 +58,7 @@ class Pencil3d {
 
  private:
   struct Transpose;
-  void transpose(const Transpose& step, bool inverse, bool packed = false);
+  void transpose(const Transpose& step, bool inverse);
   void compute(const FftwPlan& plan);
 
   Shape3 shape_;
@@ -66,10 +66,6 @@ class Pencil3d {
   Pencil3dOptions options_;
   std::array<Box3, 3> stages_;  // input, after the row transpose, after the column transpose
   bool y_major_ = false;        // the last stage is stored [y][x][z]
-  // Even splits make the column transpose's blocks an affine layout, so the FFT before it
-  // writes straight into the send buffer and the pack pass disappears.
-  bool forward_packs_column_ = false;
-  bool backward_packs_column_ = false;
   std::vector<Complex> data_;
   std::vector<Complex> send_;
   std::vector<Complex> recv_;
