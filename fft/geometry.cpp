@@ -1,5 +1,6 @@
 #include "geometry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -25,10 +26,13 @@ std::size_t largest_split(std::size_t n, int parts) {
 void copy_box(const std::byte* from, const Shape3& from_shape, const Shape3& from_offset,
               std::byte* to, const Shape3& to_shape, const Shape3& to_offset, const Shape3& extent,
               std::size_t element_bytes) {
-  const std::size_t run_bytes = extent[2] * element_bytes;
+  // Whole rows on both sides make each plane of the box one contiguous run.
+  const bool planes = extent[2] == from_shape[2] && extent[2] == to_shape[2];
+  const std::size_t rows_per_run = planes ? std::max<std::size_t>(extent[1], 1) : 1;
+  const std::size_t run_bytes = extent[2] * rows_per_run * element_bytes;
   if (run_bytes == 0) return;
   for (std::size_t i = 0; i < extent[0]; ++i) {
-    for (std::size_t j = 0; j < extent[1]; ++j) {
+    for (std::size_t j = 0; j < extent[1]; j += rows_per_run) {
       const std::size_t source =
           ((from_offset[0] + i) * from_shape[1] + from_offset[1] + j) * from_shape[2] +
           from_offset[2];

@@ -74,6 +74,23 @@ TEST(ProcGrid, a_grid_wider_than_a_dimension_is_refused_with_the_reason) {
   EXPECT_THROW(check_grid_fits({2, 8, 8}, {4, 1}), UsageError);
 }
 
+TEST(CopyBox, whole_rows_copy_as_planes) {
+  std::vector<int> from(2 * 3 * 4);
+  std::iota(from.begin(), from.end(), 0);  // from[i][j][k] = 12i + 4j + k
+  std::vector<int> to(2 * 5 * 4, -1);
+  // Rows 1..2 of each plane into rows 3..4 of a taller array: whole rows on both sides.
+  copy_box(reinterpret_cast<const std::byte*>(from.data()), {2, 3, 4}, {0, 1, 0},
+           reinterpret_cast<std::byte*>(to.data()), {2, 5, 4}, {0, 3, 0}, {2, 2, 4}, sizeof(int));
+  for (int i = 0; i < 2; ++i) {
+    for (int j = 0; j < 5; ++j) {
+      for (int k = 0; k < 4; ++k) {
+        const int expected = j >= 3 ? 12 * i + 4 * (j - 2) + k : -1;
+        EXPECT_EQ(to[static_cast<std::size_t>((i * 5 + j) * 4 + k)], expected) << i << j << k;
+      }
+    }
+  }
+}
+
 TEST(CopyBox, swapping_the_leading_axes) {
   std::vector<int> from(2 * 3 * 2);
   std::iota(from.begin(), from.end(), 0);  // from[i][j][k] = 6i + 2j + k
