@@ -44,6 +44,7 @@ struct Fft3dOptions {
   double tolerance = 1e-12;
   std::string json_path;
   std::string csv_path;
+  std::string wisdom_path;
   cli::LayoutFlags layout;
 };
 
@@ -317,6 +318,7 @@ int run_fft3d(const Fft3dOptions& options) {
     std::cout.flush();
   }
 
+  if (!options.wisdom_path.empty()) fft::import_wisdom(options.wisdom_path, topology.comm());
   Fft3dBenchmark benchmark(options, topology, shape);
   std::vector<Row> rows;
   std::vector<Complex> reference;
@@ -340,6 +342,7 @@ int run_fft3d(const Fft3dOptions& options) {
       rows.push_back(benchmark.measure(*plan, "a2afft", run_fftw ? &reference : nullptr, nullptr));
     }
   }
+  if (!options.wisdom_path.empty()) fft::export_wisdom(options.wisdom_path, topology.comm());
   const bool all_passed =
       std::all_of(rows.begin(), rows.end(), [](const Row& row) { return row.passed; });
   if (is_printing_rank()) {
@@ -395,6 +398,9 @@ Runner add_fft3d(CLI::App& app) {
       ->add_option("--tolerance", options->tolerance,
                    "Largest relative error that passes (round trip and vs fftw-mpi)")
       ->capture_default_str();
+  command->add_option("--wisdom", options->wisdom_path,
+                      "FFTW wisdom file: read before planning if it exists, written after, so "
+                      "later runs with --rigor measure skip the planning and use the same plans");
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   command->add_option("--csv", options->csv_path, "Also write the results as CSV to FILE");
   options->layout.add_to(*command);

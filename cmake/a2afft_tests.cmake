@@ -11,6 +11,7 @@ if(_a2afft_mpiexec_version MATCHES "Open MPI|OpenRTE")
 else()
   set(A2AFFT_MPIEXEC_OVERSUBSCRIBE "")
 endif()
+string(REPLACE ";" " " A2AFFT_MPIEXEC_OVERSUBSCRIBE_TEXT "${A2AFFT_MPIEXEC_OVERSUBSCRIBE}")
 set(A2AFFT_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
                         OMPI_MCA_rmaps_base_oversubscribe=1)
 

@@ -9,11 +9,7 @@ namespace a2afft::fft {
 
 FftwMpi3d::FftwMpi3d(MPI_Comm comm, const Shape3& shape, Rigor rigor, bool transposed_output)
     : shape_(shape), transposed_output_(transposed_output) {
-  static const bool initialized = [] {
-    fftw_mpi_init();
-    return true;
-  }();
-  (void)initialized;
+  ensure_fftw_mpi_initialized();
   const auto n0 = static_cast<ptrdiff_t>(shape[0]);
   const auto n1 = static_cast<ptrdiff_t>(shape[1]);
   const auto n2 = static_cast<ptrdiff_t>(shape[2]);

@@ -1,5 +1,8 @@
 #include "fftw_plan.hpp"
 
+#include <fftw3-mpi.h>
+
+#include <filesystem>
 #include <utility>
 
 #include "error.hpp"
@@ -54,6 +57,46 @@ FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Strid
     throw std::runtime_error("FFTW could not plan a transform of " +
                              std::to_string(transform.front().n) + " points");
   }
+}
+
+namespace {
+
+int rank_of(MPI_Comm comm) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  return rank;
+}
+
+}  // namespace
+
+void ensure_fftw_mpi_initialized() {
+  static const bool initialized = [] {
+    fftw_mpi_init();
+    return true;
+  }();
+  (void)initialized;
+}
+
+void import_wisdom(const std::string& path, MPI_Comm comm) {
+  ensure_fftw_mpi_initialized();
+  int status = 0;  // 0: nothing to read, 1: read, 2: not wisdom
+  if (rank_of(comm) == 0 && std::filesystem::exists(path)) {
+    status = fftw_import_wisdom_from_filename(path.c_str()) != 0 ? 1 : 2;
+  }
+  MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+  if (status == 2) {
+    throw UsageError("--wisdom=" + path + " is not an FFTW wisdom file; remove it or name another");
+  }
+  if (status == 1) fftw_mpi_broadcast_wisdom(comm);
+}
+
+void export_wisdom(const std::string& path, MPI_Comm comm) {
+  ensure_fftw_mpi_initialized();
+  fftw_mpi_gather_wisdom(comm);
+  int written = 1;
+  if (rank_of(comm) == 0) written = fftw_export_wisdom_to_filename(path.c_str());
+  MPI_Bcast(&written, 1, MPI_INT, 0, comm);
+  if (written == 0) throw UsageError("--wisdom=" + path + " could not be written");
 }
 
 FftwPlan::FftwPlan(FftwPlan&& other) noexcept : plan_(std::exchange(other.plan_, nullptr)) {}

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <fftw3.h>
+#include <mpi.h>
 
 #include <complex>
 #include <cstddef>
@@ -17,6 +18,15 @@ enum class Rigor { estimate, measure, patient };
 Rigor parse_rigor(std::string_view text);  // throws UsageError listing the valid words
 std::string_view to_string(Rigor rigor);
 unsigned fftw_flags(Rigor rigor);
+
+/// FFTW wisdom shared by all ranks of `comm`, like FFTW plans it: rank 0 reads `path` (when it
+/// exists) and broadcasts it before planning; after planning every rank's wisdom is gathered
+/// and rank 0 writes `path`. Collective. Throws UsageError if the file exists but is not
+/// wisdom, or cannot be written.
+void import_wisdom(const std::string& path, MPI_Comm comm);
+/// fftw_mpi_init, once per process (FFTW-MPI's plans and wisdom calls need it).
+void ensure_fftw_mpi_initialized();
+void export_wisdom(const std::string& path, MPI_Comm comm);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
