@@ -22,6 +22,7 @@
 #include "report/context.hpp"
 #include "report/stats.hpp"
 #include "report/text_table.hpp"
+#include "test_signal.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -59,23 +60,6 @@ struct Row {
   bool passed = true;
 };
 
-// Input values: a fixed pseudo-random complex per global index, the same for every engine.
-void fill_input(Complex* local, const fft::Box3& box, const fft::Shape3& shape) {
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < box.extent[0]; ++i) {
-    for (std::size_t j = 0; j < box.extent[1]; ++j) {
-      for (std::size_t l = 0; l < box.extent[2]; ++l) {
-        std::uint64_t x = (((box.offset[0] + i) * shape[1] + box.offset[1] + j) * shape[2] +
-                           box.offset[2] + l + 1) *
-                          0x9e3779b97f4a7c15ULL;
-        x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ULL;
-        local[k++] = {static_cast<double>(x >> 11) * 0x1p-52 - 1,
-                      static_cast<double>((x * 0x94d049bb133111ebULL) >> 11) * 0x1p-52 - 1};
-      }
-    }
-  }
-}
-
 // Max |a - b| / max |b| on rank 0 (b is the reference), shared with every rank.
 double relative_difference(const std::vector<Complex>& a, const std::vector<Complex>& b,
                            MPI_Comm comm) {
@@ -107,7 +91,7 @@ class Fft3dBenchmark {
     row.engine = std::move(engine);
     row.exchange = plan.describe();
     std::vector<Complex> input(plan.input_box().elements());
-    fill_input(input.data(), plan.input_box(), shape_);
+    fft::fill_test_signal(input.data(), plan.input_box(), shape_);
     PhaseTimer timer;
     plan.attach_timer(&timer);
     const auto run_count = static_cast<std::size_t>(options_.iterations);

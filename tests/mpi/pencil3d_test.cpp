@@ -17,6 +17,7 @@
 #include "error.hpp"
 #include "gather.hpp"
 #include "registry.hpp"
+#include "test_signal.hpp"
 
 namespace a2afft::fft {
 namespace {
@@ -26,34 +27,10 @@ const Topology& topology() {
   return instance;
 }
 
-// A deterministic complex value per global index, in [-1, 1) x [-1, 1).
-Complex sample(std::size_t index, std::uint64_t salt) {
-  std::uint64_t x = (index + 1) * 0x9e3779b97f4a7c15ULL ^ salt;
-  x = (x ^ (x >> 31)) * 0xbf58476d1ce4e5b9ULL;
-  x ^= x >> 29;
-  const auto unit = [](std::uint64_t bits) {
-    return static_cast<double>(bits >> 11) * 0x1p-52 - 1;
-  };
-  return {unit(x), unit(x * 0x94d049bb133111ebULL)};
-}
-
-void fill_box(Complex* local, const Box3& box, const Shape3& shape, std::uint64_t salt) {
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < box.extent[0]; ++i) {
-    for (std::size_t j = 0; j < box.extent[1]; ++j) {
-      for (std::size_t l = 0; l < box.extent[2]; ++l) {
-        const std::size_t global =
-            ((box.offset[0] + i) * shape[1] + box.offset[1] + j) * shape[2] + box.offset[2] + l;
-        local[k++] = sample(global, salt);
-      }
-    }
-  }
-}
-
 std::vector<Complex> serial_fft(const Shape3& shape, Direction direction, std::uint64_t salt) {
   std::vector<Complex> data(shape[0] * shape[1] * shape[2]);
   for (std::size_t i = 0; i < data.size(); ++i)
-    data[i] = sample(i, salt);
+    data[i] = test_signal(i, salt);
   fftw_plan plan = fftw_plan_dft_3d(
       static_cast<int>(shape[0]), static_cast<int>(shape[1]), static_cast<int>(shape[2]),
       reinterpret_cast<fftw_complex*>(data.data()), reinterpret_cast<fftw_complex*>(data.data()),
@@ -122,7 +99,7 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
           continue;
         }
         ++cases;
-        fill_box(plan->data(), plan->input_box(), shape, 1);
+        fill_test_signal(plan->data(), plan->input_box(), shape, 1);
         plan->forward();
         EXPECT_LT(relative_error(plan->output_in_natural_order().data(), plan->output_box(), shape,
                                  forward_reference),
@@ -133,7 +110,7 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
         plan->backward();
         double worst = 0;
         std::vector<Complex> original(plan->input_box().elements());
-        fill_box(original.data(), plan->input_box(), shape, 1);
+        fill_test_signal(original.data(), plan->input_box(), shape, 1);
         for (std::size_t i = 0; i < original.size(); ++i) {
           worst = std::max(worst, std::abs(plan->data()[i] / points - original[i]));
         }
@@ -142,7 +119,7 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
 
         // Backward on its own, from data laid out as the forward output.
         std::vector<Complex> spectrum(plan->output_box().elements());
-        fill_box(spectrum.data(), plan->output_box(), shape, 2);
+        fill_test_signal(spectrum.data(), plan->output_box(), shape, 2);
         plan->set_output_from_natural_order(spectrum.data());
         plan->backward();
         EXPECT_LT(relative_error(plan->data(), plan->input_box(), shape, backward_reference),
@@ -150,11 +127,11 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
             << what << " backward";
 
         // The same plan run twice on the same input gives the same bits.
-        fill_box(plan->data(), plan->input_box(), shape, 1);
+        fill_test_signal(plan->data(), plan->input_box(), shape, 1);
         plan->forward();
         const std::vector<Complex> first(plan->data(),
                                          plan->data() + plan->output_box().elements());
-        fill_box(plan->data(), plan->input_box(), shape, 1);
+        fill_test_signal(plan->data(), plan->input_box(), shape, 1);
         plan->forward();
         int differs = std::memcmp(first.data(), plan->data(), first.size() * sizeof(Complex)) != 0;
         MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
