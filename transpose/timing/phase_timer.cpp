@@ -10,6 +10,11 @@ void PhaseTimer::add(std::string_view phase, double seconds) {
   it->second += seconds;
 }
 
+void PhaseTimer::clear() {
+  for (auto& [phase, seconds] : seconds_)
+    seconds = 0.0;
+}
+
 ScopedPhase::ScopedPhase(PhaseTimer* timer, std::string_view phase) : timer_(timer), phase_(phase) {
   if (timer_ != nullptr) start_seconds_ = MPI_Wtime();
 }
