@@ -16,6 +16,25 @@ struct Pencil3d::Transpose {
   std::unique_ptr<Exchange> exchange;  // none inside a single rank
 };
 
+// One pass over the planes of a stage: unpack a plane from the last exchange, transform it and
+// pack it for the next exchange while it is in cache. Any of the three may be absent.
+struct Pencil3d::Sweep {
+  std::size_t planes = 0;
+  std::size_t plane_stride = 0;  // elements between the starts of consecutive planes in data_
+  const TransposeStep* unpack = nullptr;
+  const FftwPlan* fft = nullptr;  // made for plane 0, run on each plane
+  const TransposeStep* pack = nullptr;
+  Exchange* exchange = nullptr;  // runs after the sweep when it packed
+};
+
+namespace {
+
+// The stages a transform passes through, in forward order: S0, S1, S2 and, for output in the
+// input layout, back through S1 to S0. Transpose k sits between stage k and stage k + 1.
+constexpr std::array<int, 5> kStageAt{0, 1, 2, 1, 0};
+
+}  // namespace
+
 Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
                    const Pencil3dOptions& options)
     : shape_(shape), grid_(grid), options_(options) {
@@ -38,9 +57,10 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   const Shape3& s0 = stages_[0].extent;
   const Shape3& s1 = stages_[1].extent;
   // The last stage in memory: [y][x][z] when the column transpose exists, so x FFTs run at
-  // stride z over planes that fit in cache; its pack swaps the leading axes to match.
+  // stride z over planes that fit in cache, and every transpose keeps axis 0 of both sides
+  // (TransposeStep packs by leading planes). With p0 = 1 it is the x-major S1 itself.
   y_major_ = grid.rows > 1;
-  const Shape3 s2 = y_major_ ? Shape3{y_late.count, n0, z_part.count} : stages_[2].extent;
+  const Shape3 s2{y_late.count, n0, z_part.count};
 
   // Row transpose among the p1 ranks of row a; column transpose among the p0 ranks of column b.
   const mpi::Comm row_comm = mpi::Comm::split(topology.comm(), row, column);
@@ -51,10 +71,8 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
                                                TransposeStep(s1, s0, {1, n1, 2, n2}, grid.columns),
                                                nullptr});
   column_ = std::make_unique<Transpose>(
-      y_major_ ? Transpose{TransposeStep(s1, s2, {1, n1, 1, n0}, grid.rows, true),
-                           TransposeStep(s2, s1, {1, n0, 1, n1}, grid.rows, true), nullptr}
-               : Transpose{TransposeStep(s1, s2, {1, n1, 0, n0}, grid.rows),
-                           TransposeStep(s2, s1, {0, n0, 1, n1}, grid.rows), nullptr});
+      Transpose{TransposeStep(s1, s2, {1, n1, 1, n0}, grid.rows, true),
+                TransposeStep(s2, s1, {1, n0, 1, n1}, grid.rows, true), nullptr});
   std::size_t buffer_elements = 0;
   const auto make_plan = [&](Transpose& step, const Topology& members, const std::string& spec) {
     if (step.there.is_identity()) return;
@@ -75,73 +93,109 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   recv_.resize(buffer_elements);
   data_.resize(std::max({stages_[0].elements(), stages_[1].elements(), stages_[2].elements()}));
 
-  // In-place plans on data_. z lines are contiguous; without a row transpose z and y form one
-  // 2D plan over contiguous [y][z] planes; y lines have stride q2; x lines have stride q2 in
-  // the y-major layout (r1 * q2 otherwise). Writing the transposes' blocks straight from the
-  // FFTs (out-of-place, scattered strides) was measured slower than a separate pack.
+  // Planes of each stage and the one-plane FFT along its axis. z lines are contiguous; y lines
+  // have stride q2; x lines stride q2 in the y-major S2 (whose planes are y), n1 * q2 in the
+  // x-major one (whose "planes" are the y columns, q2 apart). Without a row transpose S0 and S1
+  // are one stage whose FFT is a single 2D plan over contiguous [y][z] planes.
   const auto n = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
   const std::size_t q2 = s1[2];
+  const bool merged = row_->there.is_identity();
+  struct Stage {
+    std::size_t planes, plane_stride;
+    std::vector<Stride> transform, batches;
+  };
+  const std::array<Stage, 3> stage{{
+      merged ? Stage{s0[0], n1 * n2, {{n(n1), n(n2)}, {n(n2), 1}}, {}}
+             : Stage{s0[0], s0[1] * n2, {{n(n2), 1}}, {{n(s0[1]), n(n2)}}},
+      {s1[0], n1 * q2, {{n(n1), n(q2)}}, {{n(q2), 1}}},
+      y_major_ ? Stage{s2[0], n0 * q2, {{n(n0), n(q2)}}, {{n(q2), 1}}}
+               : Stage{n1, q2, {{n(n0), n(n1 * q2)}}, {{n(q2), 1}}},
+  }};
+  plane_plans_.reserve(6);
+  std::array<std::array<const FftwPlan*, 3>, 2> plans{};  // [backward][stage]
   for (const Direction direction : {Direction::forward, Direction::backward}) {
-    auto& plans = direction == Direction::forward ? forward_plans_ : backward_plans_;
-    Complex* data = data_.data();
-    if (row_->there.is_identity()) {
-      plans[0] = FftwPlan({{n(n1), n(n2)}, {n(n2), 1}}, {{n(s0[0]), n(n1 * n2)}}, data, data,
-                          direction, options.rigor);
-    } else {
-      plans[0] =
-          FftwPlan({{n(n2), 1}}, {{n(s0[0] * s0[1]), n(n2)}}, data, data, direction, options.rigor);
-      plans[1] = FftwPlan({{n(n1), n(q2)}}, {{n(s1[0]), n(n1 * q2)}, {n(q2), 1}}, data, data,
-                          direction, options.rigor);
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (merged && k == 1) continue;  // part of stage 0's 2D plan
+      plane_plans_.emplace_back(stage[k].transform, stage[k].batches, data_.data(), data_.data(),
+                                direction, options.rigor);
+      plans[direction == Direction::backward][k] = &plane_plans_.back();
     }
-    plans[2] = y_major_ ? FftwPlan({{n(n0), n(q2)}}, {{n(s2[0]), n(n0 * q2)}, {n(q2), 1}}, data,
-                                   data, direction, options.rigor)
-                        : FftwPlan({{n(n0), n(s2[1] * s2[2])}}, {{n(s2[1] * s2[2]), 1}}, data, data,
-                                   direction, options.rigor);
   }
+
+  // Forward walks stages 0..2 (0..4 back to the input layout), backward 2..4 (0..4 from it).
+  const std::array<const TransposeStep*, 4> between{&row_->there, &column_->there, &column_->back,
+                                                    &row_->back};
+  const std::array<Exchange*, 4> exchange_between{row_->exchange.get(), column_->exchange.get(),
+                                                  column_->exchange.get(), row_->exchange.get()};
+  const auto compile = [&](std::size_t first, std::size_t last, bool backward) {
+    std::vector<Sweep> schedule;
+    const TransposeStep* incoming = nullptr;
+    for (std::size_t k = first; k <= last; ++k) {
+      const auto index = static_cast<std::size_t>(kStageAt[k]);
+      if (merged && index == 1) continue;  // S1 is S0; the row transposes around it are identities
+      // Only the stages of the transform proper compute; the rest only reorder.
+      const bool computes = backward ? k >= 2 : k <= 2;
+      Sweep sweep{stage[index].planes,
+                  stage[index].plane_stride,
+                  incoming,
+                  computes ? plans[backward][index] : nullptr,
+                  nullptr,
+                  nullptr};
+      incoming = nullptr;
+      for (std::size_t t = k; t < last; ++t) {  // the transpose out of this stage, if any
+        if (!between[t]->is_identity()) {
+          sweep.pack = incoming = between[t];
+          sweep.exchange = exchange_between[t];
+          break;
+        }
+        if (!merged || kStageAt[t + 1] != 1) break;
+      }
+      if (sweep.unpack != nullptr || sweep.fft != nullptr || sweep.pack != nullptr) {
+        schedule.push_back(sweep);
+      }
+    }
+    return schedule;
+  };
+  const bool natural = options.natural_output;
+  forward_ = compile(0, natural ? 4 : 2, false);
+  backward_ = compile(natural ? 0 : 2, 4, true);
 }
 
 Pencil3d::~Pencil3d() = default;
 
-void Pencil3d::compute(const FftwPlan& plan) {
-  if (!plan) return;  // merged into the previous 2D plan
-  const ScopedPhase timed(timer_, "compute");
-  plan.execute();
-}
-
-void Pencil3d::transpose(const Transpose& step, bool inverse) {
-  if (!step.exchange) return;
-  const ScopedPhase timed(timer_, "transpose");
-  const TransposeStep& direction = inverse ? step.back : step.there;
+void Pencil3d::sweep(const Sweep& step) {
   auto* data = reinterpret_cast<std::byte*>(data_.data());
   auto* send = reinterpret_cast<std::byte*>(send_.data());
-  auto* recv = reinterpret_cast<std::byte*>(recv_.data());
-  direction.pack(data, send, sizeof(Complex));
-  step.exchange->run(send, recv);
-  direction.unpack(recv, data, sizeof(Complex));
+  const auto* recv = reinterpret_cast<const std::byte*>(recv_.data());
+  for (std::size_t plane = 0; plane < step.planes; ++plane) {
+    if (step.unpack != nullptr) {
+      const ScopedPhase timed(timer_, "transpose");
+      step.unpack->unpack(recv, data, plane, sizeof(Complex));
+    }
+    if (step.fft != nullptr) {
+      const ScopedPhase timed(timer_, "compute");
+      Complex* start = data_.data() + plane * step.plane_stride;
+      step.fft->execute(start, start);
+    }
+    if (step.pack != nullptr) {
+      const ScopedPhase timed(timer_, "transpose");
+      step.pack->pack(data, send, plane, sizeof(Complex));
+    }
+  }
+  if (step.exchange != nullptr) {
+    const ScopedPhase timed(timer_, "transpose");
+    step.exchange->run(send, reinterpret_cast<std::byte*>(recv_.data()));
+  }
 }
 
 void Pencil3d::forward() {
-  compute(forward_plans_[0]);
-  transpose(*row_, false);
-  compute(forward_plans_[1]);
-  transpose(*column_, false);
-  compute(forward_plans_[2]);
-  if (options_.natural_output) {
-    transpose(*column_, true);
-    transpose(*row_, true);
-  }
+  for (const Sweep& step : forward_)
+    sweep(step);
 }
 
 void Pencil3d::backward() {
-  if (options_.natural_output) {
-    transpose(*row_, false);
-    transpose(*column_, false);
-  }
-  compute(backward_plans_[2]);
-  transpose(*column_, true);
-  compute(backward_plans_[1]);
-  transpose(*row_, true);
-  compute(backward_plans_[0]);
+  for (const Sweep& step : backward_)
+    sweep(step);
 }
 
 std::vector<Complex> Pencil3d::output_in_natural_order() const {

@@ -29,6 +29,10 @@ struct Pencil3dOptions {
 /// the z and y FFTs are one 2D plan over contiguous planes. Forward is unnormalized, as in FFTW.
 /// Collective construction does all planning; forward() and backward() only compute and move data,
 /// in place on data().
+///
+/// Each stage is one sweep over its leading planes: unpack the plane from the previous exchange,
+/// transform it, pack it for the next exchange. The plane stays in cache between the three, so
+/// a transpose costs one pass over memory on each side instead of two.
 class Pencil3d {
  public:
   Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
@@ -58,8 +62,8 @@ class Pencil3d {
 
  private:
   struct Transpose;
-  void transpose(const Transpose& step, bool inverse);
-  void compute(const FftwPlan& plan);
+  struct Sweep;
+  void sweep(const Sweep& step);
 
   Shape3 shape_;
   ProcGrid grid_;
@@ -73,8 +77,9 @@ class Pencil3d {
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;
   std::unique_ptr<Transpose> column_;
-  std::array<FftwPlan, 3> forward_plans_;  // along dim 2, 1, 0
-  std::array<FftwPlan, 3> backward_plans_;
+  std::vector<FftwPlan> plane_plans_;  // one plane of a stage each, run at every plane
+  std::vector<Sweep> forward_;         // planned at construction; forward() only walks it
+  std::vector<Sweep> backward_;
   PhaseTimer* timer_ = nullptr;
 };
 

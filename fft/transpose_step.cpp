@@ -22,34 +22,40 @@ TransposeStep::TransposeStep(const Shape3& from, const Shape3& to, Axes axes, in
   block_elements_ = padded[0] * padded[1] * padded[2];
 }
 
-void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t element_bytes) const {
+void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t plane,
+                         std::size_t element_bytes) const {
   for (int destination = 0; destination < parts_; ++destination) {
     const Split part = split_range(axes_.split_length, parts_, destination);
-    Shape3 offset{};
+    Shape3 block = from_;  // the block in the sender's order
+    block[axis(axes_.split_axis)] = part.count;
+    Shape3 offset{plane, 0, 0};
     offset[axis(axes_.split_axis)] = part.offset;
-    Shape3 extent = from_;
-    extent[axis(axes_.split_axis)] = part.count;
-    std::byte* block =
+    Shape3 extent = block;
+    extent[0] = 1;
+    std::byte* block_start =
         send + static_cast<std::size_t>(destination) * block_elements_ * element_bytes;
     if (swap_leading_) {
-      const Shape3 stored{extent[1], extent[0], extent[2]};
-      copy_box_swapping_leading(from, from_, offset, block, stored, Shape3{}, extent,
-                                element_bytes);
+      const Shape3 stored{block[1], block[0], block[2]};
+      copy_box_swapping_leading(from, from_, offset, block_start, stored, Shape3{0, plane, 0},
+                                extent, element_bytes);
     } else {
-      copy_box(from, from_, offset, block, extent, Shape3{}, extent, element_bytes);
+      copy_box(from, from_, offset, block_start, block, Shape3{plane, 0, 0}, extent, element_bytes);
     }
   }
 }
 
-void TransposeStep::unpack(const std::byte* recv, std::byte* to, std::size_t element_bytes) const {
+void TransposeStep::unpack(const std::byte* recv, std::byte* to, std::size_t plane,
+                           std::size_t element_bytes) const {
   for (int source = 0; source < parts_; ++source) {
     const Split part = split_range(axes_.gather_length, parts_, source);
-    Shape3 offset{};
+    Shape3 block = to_;  // the block in the receiver's order
+    block[axis(axes_.gather_axis)] = part.count;
+    Shape3 offset{plane, 0, 0};
     offset[axis(axes_.gather_axis)] = part.offset;
-    Shape3 extent = to_;
-    extent[axis(axes_.gather_axis)] = part.count;
-    copy_box(recv + static_cast<std::size_t>(source) * block_elements_ * element_bytes, extent,
-             Shape3{}, to, to_, offset, extent, element_bytes);
+    Shape3 extent = block;
+    extent[0] = 1;
+    copy_box(recv + static_cast<std::size_t>(source) * block_elements_ * element_bytes, block,
+             Shape3{plane, 0, 0}, to, to_, offset, extent, element_bytes);
   }
 }
 

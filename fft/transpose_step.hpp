@@ -12,7 +12,9 @@ namespace a2afft::fft {
 /// unpack. The local array of shape `from` holds all of axis `split_axis` and our part of
 /// axis `gather_axis`; afterwards the array of shape `to` holds our part of `split_axis` and
 /// all of `gather_axis`. Blocks are padded to the largest part so the uniform exchange contract
-/// holds with uneven splits.
+/// holds with uneven splits. Axis 0 of both arrays is never split nor gathered, so packing and
+/// unpacking go one leading plane at a time: Pencil3d does each right after (or before) that
+/// plane's FFT, while the plane is still in cache.
 class TransposeStep {
  public:
   struct Axes {
@@ -30,9 +32,12 @@ class TransposeStep {
   std::size_t buffer_elements() const { return block_elements_ * static_cast<std::size_t>(parts_); }
   bool is_identity() const { return parts_ == 1; }
 
-  /// from -> send blocks; exchange send -> recv; recv blocks -> to. Element size in bytes.
-  void pack(const std::byte* from, std::byte* send, std::size_t element_bytes) const;
-  void unpack(const std::byte* recv, std::byte* to, std::size_t element_bytes) const;
+  /// Leading plane `plane` of `from` -> its parts of the send blocks.
+  void pack(const std::byte* from, std::byte* send, std::size_t plane,
+            std::size_t element_bytes) const;
+  /// The received blocks' parts of leading plane `plane` -> that plane of `to`.
+  void unpack(const std::byte* recv, std::byte* to, std::size_t plane,
+              std::size_t element_bytes) const;
 
  private:
   Shape3 from_;
