@@ -4,9 +4,13 @@
 
 #include <mpi.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -39,6 +43,7 @@ struct Fft3dOptions {
   std::vector<std::string> engines{"a2afft", "fftw-mpi"};
   std::string rigor = "estimate";
   std::string output = "transposed";
+  std::string order = "auto";
   int iterations = 10;
   int warmup = 2;
   bool backward = false;
@@ -77,64 +82,114 @@ double relative_difference(const std::vector<Complex>& a, const std::vector<Comp
   return error;
 }
 
+// What the benchmark needs of a plan, so FftwMpi3d and Pencil3d can be timed in one loop.
+class Candidate {
+ public:
+  explicit Candidate(std::string engine) : engine_(std::move(engine)) {}
+  virtual ~Candidate() = default;
+  const std::string& engine() const { return engine_; }
+  virtual std::string describe() const = 0;
+  virtual const fft::Box3& input_box() const = 0;
+  virtual const fft::Box3& output_box() const = 0;
+  virtual Complex* data() = 0;
+  virtual void forward() = 0;
+  virtual void backward() = 0;
+  virtual std::vector<Complex> output_in_natural_order() const = 0;
+  virtual void attach_timer(PhaseTimer* timer) = 0;
+
+ private:
+  std::string engine_;
+};
+
+template <typename Plan>
+class PlanCandidate final : public Candidate {
+ public:
+  PlanCandidate(std::string engine, std::unique_ptr<Plan> plan)
+      : Candidate(std::move(engine)), plan_(std::move(plan)) {}
+  std::string describe() const override { return plan_->describe(); }
+  const fft::Box3& input_box() const override { return plan_->input_box(); }
+  const fft::Box3& output_box() const override { return plan_->output_box(); }
+  Complex* data() override { return plan_->data(); }
+  void forward() override { plan_->forward(); }
+  void backward() override { plan_->backward(); }
+  std::vector<Complex> output_in_natural_order() const override {
+    return plan_->output_in_natural_order();
+  }
+  void attach_timer(PhaseTimer* timer) override { plan_->attach_timer(timer); }
+
+ private:
+  std::unique_ptr<Plan> plan_;
+};
+
+// One candidate's input and the times of its runs so far.
+struct Trial {
+  std::unique_ptr<Candidate> plan;
+  std::vector<Complex> input;
+  PhaseTimer timer;
+  std::vector<double> total, transpose, compute, backward;
+};
+
 class Fft3dBenchmark {
  public:
   Fft3dBenchmark(const Fft3dOptions& options, const Topology& topology, const fft::Shape3& shape)
       : options_(options), topology_(topology), shape_(shape) {}
 
-  // Times one plan (Pencil3d or FftwMpi3d) and checks it; `reference` is FFTW-MPI's gathered
-  // output on rank 0 when it ran first.
-  template <typename Plan>
-  Row measure(Plan& plan, std::string engine, const std::vector<Complex>* reference,
-              std::vector<Complex>* gathered_output) {
-    Row row;
-    row.engine = std::move(engine);
-    row.exchange = plan.describe();
-    std::vector<Complex> input(plan.input_box().elements());
-    fft::fill_test_signal(input.data(), plan.input_box(), shape_);
-    PhaseTimer timer;
-    plan.attach_timer(&timer);
-    const auto run_count = static_cast<std::size_t>(options_.iterations);
-    std::vector<double> total(run_count), transpose(run_count), compute(run_count),
-        backward(run_count);
-    for (int i = -options_.warmup; i < options_.iterations; ++i) {
-      std::copy(input.begin(), input.end(), plan.data());  // a fresh input each run, untimed
-      timer.clear();
-      mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
-      const double start = MPI_Wtime();
-      plan.forward();
-      const double seconds = MPI_Wtime() - start;
-      const double backward_start = MPI_Wtime();
-      if (options_.backward) plan.backward();
-      const double backward_seconds = MPI_Wtime() - backward_start;
-      if (i < 0) continue;
-      const auto k = static_cast<std::size_t>(i);
-      total[k] = seconds;
-      backward[k] = backward_seconds;
-      const auto& phases = timer.seconds();
-      const auto phase = [&](const char* name) {
-        const auto it = phases.find(name);
-        return it == phases.end() ? 0.0 : it->second;
-      };
-      // With --backward the timer holds both directions; the split is reported for forward only.
-      transpose[k] = options_.backward ? 0.0 : phase("transpose");
-      compute[k] = options_.backward ? 0.0 : phase("compute");
-    }
+  Trial prepare(std::unique_ptr<Candidate> plan) const {
+    Trial trial{std::move(plan), {}, {}, {}, {}, {}, {}};
+    trial.input.resize(trial.plan->input_box().elements());
+    fft::fill_test_signal(trial.input.data(), trial.plan->input_box(), shape_);
+    return trial;
+  }
+
+  // One run; `round` < 0 is a warm-up whose times are dropped.
+  void run_once(Trial& trial, int round) const {
+    Candidate& plan = *trial.plan;
+    std::copy(trial.input.begin(), trial.input.end(), plan.data());  // fresh input, untimed
+    trial.timer.clear();
+    plan.attach_timer(&trial.timer);
+    mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
+    const double start = MPI_Wtime();
+    plan.forward();
+    const double seconds = MPI_Wtime() - start;
+    const double backward_start = MPI_Wtime();
+    if (options_.backward) plan.backward();
+    const double backward_seconds = MPI_Wtime() - backward_start;
     plan.attach_timer(nullptr);
-    for (auto* series : {&total, &transpose, &compute, &backward}) {
+    if (round < 0) return;
+    const auto& phases = trial.timer.seconds();
+    const auto phase = [&](const char* name) {
+      const auto it = phases.find(name);
+      return it == phases.end() ? 0.0 : it->second;
+    };
+    trial.total.push_back(seconds);
+    trial.backward.push_back(backward_seconds);
+    // With --backward the timer holds both directions; the split is reported for forward only.
+    trial.transpose.push_back(options_.backward ? 0.0 : phase("transpose"));
+    trial.compute.push_back(options_.backward ? 0.0 : phase("compute"));
+  }
+
+  // The row of a timed trial, with its checks: FFTW-MPI's output `reference` (gathered on rank
+  // 0, when it ran) and the round trip backward(forward(x)) = N x.
+  Row finish(Trial& trial, const std::vector<Complex>* reference,
+             std::vector<Complex>* gathered_output) const {
+    Candidate& plan = *trial.plan;
+    Row row;
+    row.engine = plan.engine();
+    row.exchange = plan.describe();
+    for (auto* series : {&trial.total, &trial.transpose, &trial.compute, &trial.backward}) {
       report::max_over_ranks(*series, topology_.comm());
     }
-    row.total = report::summarize(total);
-    row.transpose = report::summarize(transpose);
-    row.compute = report::summarize(compute);
-    if (options_.backward) row.backward_total = report::summarize(backward);
+    row.total = report::summarize(trial.total);
+    row.transpose = report::summarize(trial.transpose);
+    row.compute = report::summarize(trial.compute);
+    if (options_.backward) row.backward_total = report::summarize(trial.backward);
     const double points = static_cast<double>(shape_[0] * shape_[1] * shape_[2]);
     row.gflops = 5 * points * std::log2(points) / row.total.median / 1e9;
 
-    // Checks: FFTW-MPI's output (gathered) and the round trip backward(forward(x)) = N x.
+    const std::vector<Complex>& input = trial.input;
     std::copy(input.begin(), input.end(), plan.data());
     plan.forward();
-    const std::vector<Complex> output = natural_output(plan);
+    const std::vector<Complex> output = plan.output_in_natural_order();
     std::vector<Complex> global =
         fft::gather_global(output.data(), plan.output_box(), shape_, topology_.comm());
     if (reference != nullptr) {
@@ -158,17 +213,39 @@ class Fft3dBenchmark {
   }
 
  private:
-  static std::vector<Complex> natural_output(fft::Pencil3d& plan) {
-    return plan.output_in_natural_order();
-  }
-  static std::vector<Complex> natural_output(fft::FftwMpi3d& plan) {
-    return plan.output_in_natural_order();
-  }
-
   const Fft3dOptions& options_;
   const Topology& topology_;
   fft::Shape3 shape_;
 };
+
+// Interleaved runs spread the machine's slow spells over every plan alike, so the rows of one
+// table compare fairly; they need every plan alive at once.
+enum class Order { interleaved, sequential };
+
+Order choose_order(const std::string& text, const fft::Shape3& shape, const Topology& topology,
+                   std::size_t plan_count) {
+  if (text == "sequential") return Order::sequential;
+  if (text != "interleaved" && text != "auto") {
+    throw UsageError("--order=" + text + " is not valid; expected auto, interleaved or sequential");
+  }
+  // Each plan holds about four local arrays (data, send, receive, input) on every rank.
+  const auto& sizes = topology.node_sizes();
+  const auto ranks_per_node = static_cast<double>(*std::max_element(sizes.begin(), sizes.end()));
+  const double points_per_rank =
+      static_cast<double>(shape[0] * shape[1] * shape[2]) / topology.size();
+  const double node_bytes = static_cast<double>(plan_count) * 4 * points_per_rank *
+                            static_cast<double>(sizeof(Complex)) * ranks_per_node;
+  const double memory_bytes =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  if (node_bytes <= memory_bytes / 2) return Order::interleaved;
+  if (text == "interleaved") {
+    throw UsageError("--order=interleaved needs about " + format("%.1f", node_bytes / (1 << 30)) +
+                     " GiB per node for " + std::to_string(plan_count) +
+                     " plans, over half of the " + format("%.1f", memory_bytes / (1 << 30)) +
+                     " GiB here; use --order sequential or fewer plans");
+  }
+  return Order::sequential;  // the header says so
+}
 
 std::string ms(double seconds) {
   return format("%.3f", seconds * 1e3);
@@ -289,12 +366,17 @@ int run_fft3d(const Fft3dOptions& options) {
   cli::check_buffer_fits(shape[0] * shape[1] * sizeof(Complex), static_cast<int>(shape[2]),
                          "--size");
 
+  const std::size_t plan_count = (run_fftw ? 1 : 0) + (run_ours ? choices.size() : 0);
+  const Order order = choose_order(options.order, shape, topology, plan_count);
+
   const report::RunContext context = report::collect_context(topology, "a2afft fft3d");
-  const std::string settings = "size " + fft::shape_to_string(shape) + ", grid " +
-                               grid.to_string() + ", " + options.output + " output, c2c double, " +
-                               std::string(fft::to_string(rigor)) + ", " +
-                               std::to_string(options.iterations) + " timed runs after " +
-                               std::to_string(options.warmup) + " warm-up runs";
+  const std::string settings =
+      "size " + fft::shape_to_string(shape) + ", grid " + grid.to_string() + ", " + options.output +
+      " output, c2c double, " + std::string(fft::to_string(rigor)) + ", " +
+      std::to_string(options.iterations) + " timed runs after " + std::to_string(options.warmup) +
+      " warm-up runs" +
+      (order == Order::interleaved ? ", interleaved (run i of every plan before run i+1)"
+                                   : ", one plan after another");
   if (is_printing_rank()) {
     report::print_context(std::cout, context);
     std::cout << "# " << settings
@@ -303,27 +385,59 @@ int run_fft3d(const Fft3dOptions& options) {
   }
 
   if (!options.wisdom_path.empty()) fft::import_wisdom(options.wisdom_path, topology.comm());
-  Fft3dBenchmark benchmark(options, topology, shape);
-  std::vector<Row> rows;
-  std::vector<Complex> reference;
+  // Plans are made in this order; a backend that came in through `all` and cannot run on this
+  // grid is reported and skipped, never silently.
+  std::vector<std::function<std::unique_ptr<Candidate>()>> makers;
   if (run_fftw) {
-    fft::FftwMpi3d plan(topology.comm(), shape, rigor, !natural);
-    rows.push_back(benchmark.measure(plan, "fftw-mpi", nullptr, &reference));
+    makers.emplace_back([&] {
+      return std::make_unique<PlanCandidate<fft::FftwMpi3d>>(
+          "fftw-mpi", std::make_unique<fft::FftwMpi3d>(topology.comm(), shape, rigor, !natural));
+    });
   }
   if (run_ours) {
     for (const auto& [row_choice, column_choice] : choices) {
-      std::unique_ptr<fft::Pencil3d> plan;
-      try {
-        plan = std::make_unique<fft::Pencil3d>(
-            topology, shape, grid,
-            fft::Pencil3dOptions{row_choice.spec, column_choice.spec, rigor, natural});
-      } catch (const UsageError& error) {
-        // Only backends that came in through `all` may be skipped, and never silently.
-        if (!(row_choice.from_all && column_choice.from_all)) throw;
-        if (is_printing_rank()) std::cout << "# not run: " << error.what() << '\n';
-        continue;
-      }
-      rows.push_back(benchmark.measure(*plan, "a2afft", run_fftw ? &reference : nullptr, nullptr));
+      makers.emplace_back([&, row_choice, column_choice]() -> std::unique_ptr<Candidate> {
+        try {
+          return std::make_unique<PlanCandidate<fft::Pencil3d>>(
+              "a2afft",
+              std::make_unique<fft::Pencil3d>(
+                  topology, shape, grid,
+                  fft::Pencil3dOptions{row_choice.spec, column_choice.spec, rigor, natural}));
+        } catch (const UsageError& error) {
+          if (!(row_choice.from_all && column_choice.from_all)) throw;
+          if (is_printing_rank()) std::cout << "# not run: " << error.what() << '\n';
+          return nullptr;
+        }
+      });
+    }
+  }
+  Fft3dBenchmark benchmark(options, topology, shape);
+  std::vector<Row> rows;
+  std::vector<Complex> reference;
+  const auto finish = [&](Trial& trial) {
+    const bool is_reference = trial.plan->engine() == "fftw-mpi";
+    rows.push_back(benchmark.finish(trial, run_fftw && !is_reference ? &reference : nullptr,
+                                    is_reference ? &reference : nullptr));
+  };
+  if (order == Order::interleaved) {
+    std::vector<Trial> trials;
+    for (const auto& make : makers) {
+      if (auto plan = make()) trials.push_back(benchmark.prepare(std::move(plan)));
+    }
+    for (int round = -options.warmup; round < options.iterations; ++round) {
+      for (Trial& trial : trials)
+        benchmark.run_once(trial, round);
+    }
+    for (Trial& trial : trials)
+      finish(trial);
+  } else {
+    for (const auto& make : makers) {
+      auto plan = make();
+      if (!plan) continue;
+      Trial trial = benchmark.prepare(std::move(plan));
+      for (int round = -options.warmup; round < options.iterations; ++round)
+        benchmark.run_once(trial, round);
+      finish(trial);
     }
   }
   if (!options.wisdom_path.empty()) fft::export_wisdom(options.wisdom_path, topology.comm());
@@ -368,6 +482,12 @@ Runner add_fft3d(CLI::App& app) {
       ->add_option("--output", options->output,
                    "transposed (x complete, y and z split; FFTW_MPI_TRANSPOSED_OUT for fftw-mpi) "
                    "or natural (the input layout)")
+      ->capture_default_str();
+  command
+      ->add_option("--order", options->order,
+                   "interleaved: run i of every plan before run i+1, so slow spells hit all rows "
+                   "alike; sequential: one plan at a time (least memory); auto: interleaved when "
+                   "every plan fits in half the node's memory")
       ->capture_default_str();
   command->add_option("--iters", options->iterations, "Timed forward transforms")
       ->check(CLI::Range(1, 1000000))
