@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "error.hpp"
+#include "gather.hpp"
+
 namespace a2afft::fft {
 
 FftwMpi3d::FftwMpi3d(MPI_Comm comm, const Shape3& shape, Rigor rigor, bool transposed_output)
@@ -28,14 +31,21 @@ FftwMpi3d::FftwMpi3d(MPI_Comm comm, const Shape3& shape, Rigor rigor, bool trans
   backward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, data, data, comm, FFTW_BACKWARD,
                                    flags | (transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0));
   if (forward_ == nullptr || backward_ == nullptr) {
+    release();  // the destructor does not run for a constructor that throws
     throw std::runtime_error("FFTW-MPI could not plan " + shape_to_string(shape));
   }
 }
 
 FftwMpi3d::~FftwMpi3d() {
+  release();
+}
+
+void FftwMpi3d::release() {
   if (forward_ != nullptr) fftw_destroy_plan(forward_);
   if (backward_ != nullptr) fftw_destroy_plan(backward_);
   fftw_free(data_);
+  forward_ = backward_ = nullptr;
+  data_ = nullptr;
 }
 
 void FftwMpi3d::forward() {
@@ -67,6 +77,57 @@ std::vector<Complex> FftwMpi3d::output_in_natural_order() const {
 
 std::string FftwMpi3d::describe() const {
   return transposed_output_ ? "fftw_mpi_plan_dft_3d(TRANSPOSED_OUT)" : "fftw_mpi_plan_dft_3d";
+}
+
+FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor) : comm_(comm), n_(n) {
+  ensure_fftw_mpi_initialized();
+  const auto length = static_cast<ptrdiff_t>(n);
+  ptrdiff_t local_ni = 0, start_i = 0, local_no = 0, start_o = 0;
+  const ptrdiff_t alloc = fftw_mpi_local_size_1d(length, comm, FFTW_FORWARD, fftw_flags(rigor),
+                                                 &local_ni, &start_i, &local_no, &start_o);
+  const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
+  input_box_ = {{0, 0, u(start_i)}, {1, 1, u(local_ni)}};
+  output_box_ = {{0, 0, u(start_o)}, {1, 1, u(local_no)}};
+  in_ = reinterpret_cast<Complex*>(fftw_alloc_complex(u(std::max<ptrdiff_t>(alloc, 1))));
+  out_ = reinterpret_cast<Complex*>(fftw_alloc_complex(u(std::max<ptrdiff_t>(alloc, 1))));
+  auto* in = reinterpret_cast<fftw_complex*>(in_);
+  auto* out = reinterpret_cast<fftw_complex*>(out_);
+  forward_ = fftw_mpi_plan_dft_1d(length, in, out, comm, FFTW_FORWARD, fftw_flags(rigor));
+  backward_ = fftw_mpi_plan_dft_1d(length, out, in, comm, FFTW_BACKWARD, fftw_flags(rigor));
+  if (forward_ == nullptr || backward_ == nullptr) {
+    release();  // the destructor does not run for a constructor that throws
+    int ranks = 0;
+    MPI_Comm_size(comm, &ranks);
+    throw UsageError("FFTW-MPI cannot plan a 1D transform of N=" + std::to_string(n) + " on " +
+                     std::to_string(ranks) + " ranks; leave fftw-mpi out with --engine a2afft");
+  }
+}
+
+FftwMpi1d::~FftwMpi1d() {
+  release();
+}
+
+void FftwMpi1d::release() {
+  if (forward_ != nullptr) fftw_destroy_plan(forward_);
+  if (backward_ != nullptr) fftw_destroy_plan(backward_);
+  fftw_free(in_);
+  fftw_free(out_);
+  forward_ = backward_ = nullptr;
+  in_ = out_ = nullptr;
+}
+
+void FftwMpi1d::forward() {
+  const ScopedPhase timed(timer_, "compute");
+  fftw_execute(forward_);
+}
+
+void FftwMpi1d::backward() {
+  const ScopedPhase timed(timer_, "compute");
+  fftw_execute(backward_);
+}
+
+std::vector<Complex> FftwMpi1d::gather_output() const {
+  return gather_global(out_, output_box_, {1, 1, n_}, comm_);
 }
 
 }  // namespace a2afft::fft

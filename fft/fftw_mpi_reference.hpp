@@ -2,6 +2,9 @@
 
 #include <mpi.h>
 
+#include <string>
+#include <vector>
+
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "timing/phase_timer.hpp"
@@ -34,11 +37,47 @@ class FftwMpi3d {
   void attach_timer(PhaseTimer* timer) { timer_ = timer; }
 
  private:
+  void release();
+
   Shape3 shape_;
   bool transposed_output_;
   Box3 input_box_;
   Box3 output_box_;
   Complex* data_ = nullptr;
+  fftw_plan forward_ = nullptr;
+  fftw_plan backward_ = nullptr;
+  PhaseTimer* timer_ = nullptr;
+};
+
+/// FFTW's own distributed 1D transform (fftw_mpi_plan_dft_1d), in natural order on both sides,
+/// out of place: forward reads data() and writes the output array, backward the reverse.
+class FftwMpi1d {
+ public:
+  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor);
+  ~FftwMpi1d();
+  FftwMpi1d(const FftwMpi1d&) = delete;
+  FftwMpi1d& operator=(const FftwMpi1d&) = delete;
+
+  /// The local input, as a box of the 1 x 1 x N array (FFTW chooses the distribution).
+  const Box3& input_box() const { return input_box_; }
+  Complex* data() { return in_; }
+  /// The whole output in natural order on rank 0 (empty elsewhere); collective, untimed.
+  std::vector<Complex> gather_output() const;
+
+  void forward();
+  void backward();
+  std::string describe() const { return "fftw_mpi_plan_dft_1d"; }
+  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+
+ private:
+  void release();
+
+  MPI_Comm comm_;
+  std::size_t n_;
+  Box3 input_box_;
+  Box3 output_box_;
+  Complex* in_ = nullptr;
+  Complex* out_ = nullptr;
   fftw_plan forward_ = nullptr;
   fftw_plan backward_ = nullptr;
   PhaseTimer* timer_ = nullptr;

@@ -45,17 +45,18 @@ FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Strid
                    Complex* in, Complex* out, Direction direction, Rigor rigor) {
   std::vector<fftw_iodim64> dims;
   for (const Stride& d : transform)
-    dims.push_back({d.n, d.stride, d.stride});
+    dims.push_back({d.n, d.stride, d.out()});
   std::vector<fftw_iodim64> loops;
   for (const Stride& batch : batches)
-    loops.push_back({batch.n, batch.stride, batch.stride});
+    loops.push_back({batch.n, batch.stride, batch.out()});
   plan_ = fftw_plan_guru64_dft(
       static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
       reinterpret_cast<fftw_complex*>(in), reinterpret_cast<fftw_complex*>(out),
       static_cast<int>(direction), fftw_flags(rigor));
   if (plan_ == nullptr) {
     throw std::runtime_error("FFTW could not plan a transform of " +
-                             std::to_string(transform.front().n) + " points");
+                             (transform.empty() ? std::string("0 dimensions")
+                                                : std::to_string(transform.front().n) + " points"));
   }
 }
 

@@ -5,6 +5,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,14 +31,19 @@ void export_wisdom(const std::string& path, MPI_Comm comm);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
-/// One dimension of a guru plan: `n` points `stride` elements apart.
+/// One dimension of a guru plan: `n` points `stride` elements apart in the input and
+/// `output_stride` apart in the output (the same unless given: a transposing copy differs).
 struct Stride {
+  static constexpr std::ptrdiff_t kSameAsInput = PTRDIFF_MIN;
   std::ptrdiff_t n;
   std::ptrdiff_t stride;
+  std::ptrdiff_t output_stride = kSameAsInput;
+  std::ptrdiff_t out() const { return output_stride == kSameAsInput ? stride : output_stride; }
 };
 
 /// RAII over one fftw_plan made with the guru64 interface: a transform over the `transform`
-/// dimensions (one for lines, two for planes), repeated over the `batches` loops. In place when `in
+/// dimensions (one for lines, two for planes, none for a strided copy such as a local
+/// transpose), repeated over the `batches` loops. In place when `in
 /// == out`. Planning with MEASURE or PATIENT overwrites the arrays, so plans are made before data
 /// is filled.
 class FftwPlan {

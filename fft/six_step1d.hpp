@@ -1,0 +1,85 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "exchange.hpp"
+#include "fftw_plan.hpp"
+#include "geometry.hpp"
+#include "six_step_geometry.hpp"
+#include "timing/phase_timer.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::fft {
+
+struct SixStep1dOptions {
+  std::string exchange = "mpi";  // spec for all three transposes
+  std::size_t n1 = 0;            // 0: chosen near sqrt(N)
+  Rigor rigor = Rigor::estimate;
+  bool scrambled_output = false;  // skip the last transpose; see SixStep1d
+};
+
+/// A 1D c2c double FFT of length N = N1 * N2 over P ranks (DESIGN.md §4), P dividing N1 and N2.
+/// Rank r holds x[r N/P .. (r+1) N/P) (the rows n1 of the N1 x N2 matrix x[N2 n1 + n2]):
+///   transpose; N2 FFTs of length N1; twiddle by W_N^(n2 k1); transpose;
+///   N1 FFTs of length N2; transpose back.
+/// The output X[k] is then natural: rank r holds X[r N/P .. (r+1) N/P). Scrambled output skips
+/// the last transpose: rank r's element i * N2 + k2 (i < N1/P, k2 < N2) holds
+/// X[(r N1/P + i) + N1 k2]; backward() then expects that order as its input. Forward is
+/// unnormalized, as in FFTW; backward(forward(x)) = N x. Construction plans (FFTW plans, twiddles,
+/// the exchange); forward() and backward() only compute and move data, in place on data().
+class SixStep1d {
+ public:
+  SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options);
+  ~SixStep1d();
+  SixStep1d(const SixStep1d&) = delete;
+  SixStep1d& operator=(const SixStep1d&) = delete;
+
+  std::size_t length() const { return n_; }
+  SixStepSplit split() const { return split_; }
+  /// The local part of the (natural-order) input, as a box of the 1 x 1 x N array.
+  Box3 input_box() const;
+  Complex* data() { return data_.data(); }
+  /// Global index of local output element i (the identity map plus an offset when natural).
+  std::size_t output_index(std::size_t i) const;
+  /// The whole output in natural order on rank 0 (empty elsewhere); collective, untimed.
+  std::vector<Complex> gather_output() const;
+
+  void forward();
+  void backward();
+
+  /// `sixstep(N1=..,N2=..[,scrambled]): <exchange describe>`.
+  std::string describe() const;
+  /// Seconds of `compute` (FFTs and twiddles) and `transpose` (pack, exchange, unpack and local
+  /// transposes) accumulate here.
+  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+
+ private:
+  void exchange();
+  void copy_rows(std::size_t first, std::size_t last, bool into_rows);
+  void rows(bool backward, bool unpack_first);
+
+  MPI_Comm comm_;
+  int rank_;
+  int ranks_;
+  std::size_t n_;
+  SixStepSplit split_;
+  std::size_t rows1_;  // N1 / P: rows of the N1 x N2 matrices per rank
+  std::size_t rows2_;  // N2 / P
+  SixStep1dOptions options_;
+  std::unique_ptr<Exchange> exchange_;
+  std::vector<Complex> data_;
+  std::vector<Complex> send_;
+  std::vector<Complex> recv_;
+  std::vector<Complex> twiddles_;  // W_N^(n2 k1) at [k1 - r N1/P][n2]
+  // Per direction: column FFTs of length N1 (recv -> send), one row FFT of length N2 (in place,
+  // run on each row), the transposing copy between [k2][k1] and [k1][k2] rows.
+  std::array<FftwPlan, 2> column_plans_;
+  std::array<FftwPlan, 2> row_plans_;
+  FftwPlan gather_transpose_;   // recv [k1][k2 local] -> data [k2 local][k1]
+  FftwPlan scatter_transpose_;  // data [k2 local][k1] -> send [k1][k2 local]
+  PhaseTimer* timer_ = nullptr;
+};
+
+}  // namespace a2afft::fft

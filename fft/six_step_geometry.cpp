@@ -1,0 +1,131 @@
+#include "six_step_geometry.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <numbers>
+#include <optional>
+#include <vector>
+
+#include "error.hpp"
+
+namespace a2afft::fft {
+namespace {
+
+constexpr std::size_t kLargestLength = std::size_t{1} << 40;
+
+std::optional<std::size_t> parse_number(std::string_view text) {
+  std::size_t value = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
+  return value;
+}
+
+// base^exponent, or nothing past the limit.
+std::optional<std::size_t> bounded_power(std::size_t base, std::size_t exponent) {
+  std::size_t value = 1;
+  for (std::size_t i = 0; i < exponent; ++i) {
+    if (base != 0 && value > kLargestLength / base) return std::nullopt;
+    value *= base;
+  }
+  return value;
+}
+
+}  // namespace
+
+std::size_t parse_length(std::string_view text, std::string_view option) {
+  const auto invalid = [&] {
+    return UsageError(std::string(option) + "=" + std::string(text) +
+                      " is not valid; expected a length from 1 to 2^40 such as 1048576, 2^20 or "
+                      "2^4*3^2*5");
+  };
+  std::size_t length = 1;
+  std::string_view rest = text;
+  while (true) {
+    const auto star = rest.find('*');
+    const std::string_view factor = rest.substr(0, star);
+    const auto caret = factor.find('^');
+    const auto base = parse_number(factor.substr(0, caret));
+    const auto exponent = caret == std::string_view::npos ? std::optional<std::size_t>(1)
+                                                          : parse_number(factor.substr(caret + 1));
+    if (!base || !exponent || *base == 0) throw invalid();
+    const auto value = bounded_power(*base, *exponent);
+    if (!value || length > kLargestLength / *value) throw invalid();
+    length *= *value;
+    if (star == std::string_view::npos) break;
+    rest.remove_prefix(star + 1);
+  }
+  return length;
+}
+
+SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1) {
+  const auto p = static_cast<std::size_t>(ranks);
+  const auto valid = [&](std::size_t candidate) {
+    return candidate != 0 && n % candidate == 0 && candidate % p == 0 && (n / candidate) % p == 0;
+  };
+  const std::string where = "N=" + std::to_string(n) + " on P=" + std::to_string(ranks);
+  const std::size_t square = p * p;
+  if (n % square != 0) {
+    const std::size_t below = n / square * square;
+    throw UsageError(where +
+                     " has no six-step split: N = N1 * N2 with P dividing both needs N to "
+                     "be a multiple of P^2 = " +
+                     std::to_string(square) + "; nearest valid N: " +
+                     (below > 0 ? std::to_string(below) + " or " : std::string()) +
+                     std::to_string(below + square));
+  }
+  std::vector<std::size_t> candidates;
+  for (std::size_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    for (const std::size_t c : {d, n / d}) {
+      if (valid(c)) candidates.push_back(c);
+    }
+  }
+  if (n1 != 0) {
+    if (valid(n1)) return {n1, n / n1};
+    std::string list;
+    for (const std::size_t c : candidates) {
+      if (list.size() > 60) {
+        list += ", ...";
+        break;
+      }
+      list += (list.empty() ? "" : ", ") + std::to_string(c);
+    }
+    throw UsageError("--n1=" + std::to_string(n1) + " is not valid for " + where +
+                     ": N1 must divide N with P dividing N1 and N/N1; valid N1: " + list);
+  }
+  const double root = std::sqrt(static_cast<double>(n));
+  std::size_t best = candidates.front();
+  for (const std::size_t c : candidates) {
+    const double distance = std::abs(std::log(static_cast<double>(c) / root));
+    const double best_distance = std::abs(std::log(static_cast<double>(best) / root));
+    if (distance < best_distance - 1e-12 || (distance < best_distance + 1e-12 && c > best)) {
+      best = c;
+    }
+  }
+  return {best, n / best};
+}
+
+std::complex<double> unit_root(std::size_t m, std::size_t n, int sign) {
+  // The angle 2 pi m / n is folded into [0, pi/4] by the circle's symmetries, each fold exact in
+  // integers, so only the last step rounds.
+  m %= n;
+  const bool lower_half = 2 * m > n;                  // angle in (pi, 2 pi): conjugate
+  const std::size_t m_half = lower_half ? n - m : m;  // angle in [0, pi]
+  const bool second_quadrant = 4 * m_half > n;        // angle in (pi/2, pi]: reflect
+  // In the second quadrant use angle' = pi - angle, i.e. m' = n/2 - m_half, kept as 2m' = n - 2m.
+  const std::size_t twice = second_quadrant ? n - 2 * m_half : 2 * m_half;  // 2m' in [0, n/2]
+  const bool upper_octant = 4 * twice > n;  // angle' in (pi/4, pi/2]: swap cos and sin
+  // With swapping, angle'' = pi/2 - angle', i.e. 2m'' = n/2 - 2m', kept as 4m'' = n - 4m'.
+  const std::size_t quad = upper_octant ? n - 2 * twice : 2 * twice;  // 4m'' in [0, n/2]
+  const long double angle = std::numbers::pi_v<long double> * static_cast<long double>(quad) /
+                            (2.0L * static_cast<long double>(n));  // = 2 pi m'' / n
+  long double c = std::cos(angle);
+  long double s = std::sin(angle);
+  if (upper_octant) std::swap(c, s);
+  if (second_quadrant) c = -c;
+  if (lower_half) s = -s;
+  // s is sin(2 pi m / n); the root with sign -1 is cos - i sin.
+  return {static_cast<double>(c), static_cast<double>(sign < 0 ? -s : s)};
+}
+
+}  // namespace a2afft::fft

@@ -1,0 +1,185 @@
+// SixStep1d against serial FFTW of the whole vector: powers of two and composite lengths (odd
+// and prime factors in N1 and N2), every registered backend, natural and scrambled output;
+// forward, backward, round trip and repeatability. Run for P = 1..8.
+
+#include "six_step1d.hpp"
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "error.hpp"
+#include "gather.hpp"
+#include "registry.hpp"
+#include "test_signal.hpp"
+
+namespace a2afft::fft {
+namespace {
+
+const Topology& topology() {
+  static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
+  return instance;
+}
+
+std::vector<Complex> serial_fft(std::size_t n, Direction direction, std::uint64_t salt) {
+  std::vector<Complex> data(n);
+  for (std::size_t i = 0; i < n; ++i)
+    data[i] = test_signal(i, salt);
+  fftw_plan plan = fftw_plan_dft_1d(
+      static_cast<int>(n), reinterpret_cast<fftw_complex*>(data.data()),
+      reinterpret_cast<fftw_complex*>(data.data()), static_cast<int>(direction), FFTW_ESTIMATE);
+  fftw_execute(plan);
+  fftw_destroy_plan(plan);
+  return data;
+}
+
+// Max |got - expected| / max |expected| over the gathered vector (rank 0), on every rank.
+double relative_error(const std::vector<Complex>& got, const std::vector<Complex>& expected) {
+  double error = 0;
+  if (topology().rank() == 0) {
+    double scale = 0;
+    double worst = 0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      scale = std::max(scale, std::abs(expected[i]));
+      worst = std::max(worst, std::abs(got[i] - expected[i]));
+    }
+    error = worst / std::max(scale, 1e-300);
+  }
+  MPI_Bcast(&error, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+  return error;
+}
+
+// Lengths for P ranks, each a multiple of P^2: a power of two where P allows, and composites
+// whose N1 and N2 carry factors 3, 5, 7 and 11.
+std::vector<std::size_t> lengths_for(int ranks) {
+  const auto square = static_cast<std::size_t>(ranks * ranks);
+  std::vector<std::size_t> lengths;
+  for (const std::size_t n : {std::size_t{4096}, std::size_t{720}}) {  // 2^12, 2^4 * 3^2 * 5
+    if (n % square == 0) lengths.push_back(n);
+  }
+  lengths.push_back(square * 30);  // 2 * 3 * 5 per P^2
+  lengths.push_back(square * 77);  // 7 * 11: N1, N2 odd
+  return lengths;
+}
+
+constexpr double kTolerance = 1e-12;
+
+class SixStep1dBackend : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SixStep1dBackend, matches_serial_fftw) {
+  const std::string& spec = GetParam();
+  int cases = 0;
+  for (const std::size_t n : lengths_for(topology().size())) {
+    const std::vector<Complex> forward_reference = serial_fft(n, Direction::forward, 1);
+    const std::vector<Complex> backward_reference = serial_fft(n, Direction::backward, 2);
+    for (const bool scrambled : {false, true}) {
+      const std::string what =
+          spec + " N=" + std::to_string(n) + (scrambled ? " scrambled" : " natural");
+      std::unique_ptr<SixStep1d> plan;
+      try {
+        plan = std::make_unique<SixStep1d>(topology(), n,
+                                           SixStep1dOptions{spec, 0, Rigor::estimate, scrambled});
+      } catch (const UsageError& error) {
+        // Only a layout refusal is acceptable, and only where the registry says so.
+        EXPECT_NE(std::string(error.what()).find("cannot run the six-step"), std::string::npos)
+            << what << ": " << error.what();
+        continue;
+      }
+      ++cases;
+      const Box3 box = plan->input_box();
+      fill_test_signal(plan->data(), box, {1, 1, n}, 1);
+      plan->forward();
+      EXPECT_LT(relative_error(plan->gather_output(), forward_reference), kTolerance)
+          << what << " forward, " << plan->describe();
+
+      // Round trip: backward(forward(x)) = N x, in the input's own order.
+      plan->backward();
+      std::vector<Complex> original(box.elements());
+      fill_test_signal(original.data(), box, {1, 1, n}, 1);
+      double worst = 0;
+      for (std::size_t i = 0; i < original.size(); ++i) {
+        worst = std::max(worst, std::abs(plan->data()[i] / static_cast<double>(n) - original[i]));
+      }
+      MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+      EXPECT_LT(worst, kTolerance) << what << " round trip";
+
+      // Backward on its own, from a spectrum laid out as the forward output (scrambled too).
+      for (std::size_t i = 0; i < box.elements(); ++i)
+        plan->data()[i] = test_signal(plan->output_index(i), 2);
+      plan->backward();
+      EXPECT_LT(relative_error(gather_global(plan->data(), box, {1, 1, n}, MPI_COMM_WORLD),
+                               backward_reference),
+                kTolerance)
+          << what << " backward";
+
+      // The same plan run twice on the same input gives the same bits.
+      fill_test_signal(plan->data(), box, {1, 1, n}, 1);
+      plan->forward();
+      const std::vector<Complex> first(plan->data(), plan->data() + box.elements());
+      fill_test_signal(plan->data(), box, {1, 1, n}, 1);
+      plan->forward();
+      int differs = std::memcmp(first.data(), plan->data(), first.size() * sizeof(Complex)) != 0;
+      MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      EXPECT_EQ(differs, 0) << what << " repeated forward";
+    }
+  }
+  if (topology().rank() == 0)
+    std::printf("[  cases   ] %s: %d plans checked\n", spec.c_str(), cases);
+}
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const ExchangeInfo* info : registered_exchanges())
+    names.emplace_back(info->name);
+  return names;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, SixStep1dBackend, ::testing::ValuesIn(backend_names()),
+                         [](const auto& test_param) {
+                           std::string name = test_param.param;
+                           for (char& c : name) {
+                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+                           }
+                           return name;
+                         });
+
+TEST(SixStep1d, a_given_n1_is_used_and_checked) {
+  const int ranks = topology().size();
+  const auto p = static_cast<std::size_t>(ranks);
+  const std::size_t n = p * p * 30;
+  const SixStep1d plan(topology(), n, {"mpi", p * 2, Rigor::estimate, false});
+  EXPECT_EQ(plan.split().n1, p * 2);
+  EXPECT_EQ(plan.split().n2, p * 15);
+  if (ranks < 2) return;
+  try {
+    SixStep1d(topology(), n, {"mpi", p * 2 + 1, Rigor::estimate, false});
+    FAIL() << "an N1 that P does not divide was accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("valid N1:"), std::string::npos) << error.what();
+  }
+}
+
+TEST(SixStep1d, a_length_without_a_split_is_an_error_that_suggests_valid_ones) {
+  const int ranks = topology().size();
+  if (ranks < 2) return;  // every N splits over one rank
+  const auto square = static_cast<std::size_t>(ranks * ranks);
+  try {
+    SixStep1d(topology(), square * 8 + 1, {});
+    FAIL() << "a length that is not a multiple of P^2 was accepted";
+  } catch (const UsageError& error) {
+    const std::string text = error.what();
+    EXPECT_NE(text.find("multiple of P^2 = " + std::to_string(square)), std::string::npos) << text;
+    EXPECT_NE(text.find(std::to_string(square * 8) + " or " + std::to_string(square * 9)),
+              std::string::npos)
+        << text;
+  }
+}
+
+}  // namespace
+}  // namespace a2afft::fft

@@ -1,0 +1,83 @@
+#include "six_step_geometry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "error.hpp"
+
+namespace a2afft::fft {
+namespace {
+
+TEST(ParseLength, accepts_plain_numbers_powers_and_products) {
+  EXPECT_EQ(parse_length("1048576"), std::size_t{1} << 20);
+  EXPECT_EQ(parse_length("2^24"), std::size_t{1} << 24);
+  EXPECT_EQ(parse_length("2^4*3^2*5"), std::size_t{720});
+  EXPECT_EQ(parse_length("7"), std::size_t{7});
+  EXPECT_EQ(parse_length("2^40"), std::size_t{1} << 40);
+}
+
+TEST(ParseLength, rejects_zero_garbage_and_overflow_naming_the_option) {
+  for (const char* bad :
+       {"0", "", "2^", "^4", "2^x", "2**3", "-4", "1e6", "2^41", "3^30", "0^2", "4*", "2^64*2"}) {
+    try {
+      parse_length(bad, "--n");
+      FAIL() << bad << " was accepted";
+    } catch (const UsageError& error) {
+      EXPECT_EQ(std::string(error.what()).rfind(std::string("--n=") + bad + " is not valid", 0), 0u)
+          << error.what();
+    }
+  }
+}
+
+TEST(SixStepSplit, chooses_n1_near_the_square_root_with_p_dividing_both) {
+  EXPECT_EQ(choose_six_step_split(std::size_t{1} << 20, 2).n1, std::size_t{1} << 10);
+  EXPECT_EQ(choose_six_step_split(std::size_t{1} << 21, 2).n1,
+            std::size_t{1} << 11);  // tie: larger
+  EXPECT_EQ(choose_six_step_split(720, 1).n1 * choose_six_step_split(720, 1).n2, 720u);
+  for (int p = 1; p <= 8; ++p) {
+    const std::size_t n = static_cast<std::size_t>(p * p) * 77;
+    const SixStepSplit split = choose_six_step_split(n, p);
+    EXPECT_EQ(split.n1 * split.n2, n);
+    EXPECT_EQ(split.n1 % static_cast<std::size_t>(p), 0u);
+    EXPECT_EQ(split.n2 % static_cast<std::size_t>(p), 0u);
+  }
+  EXPECT_EQ(choose_six_step_split(720, 2, 6).n2, 120u);  // given and valid
+}
+
+TEST(SixStepSplit, impossible_lengths_name_the_rule_and_neighbours) {
+  try {
+    choose_six_step_split(1000, 3);
+    FAIL();
+  } catch (const UsageError& error) {
+    const std::string text = error.what();
+    EXPECT_NE(text.find("N=1000 on P=3"), std::string::npos) << text;
+    EXPECT_NE(text.find("multiple of P^2 = 9; nearest valid N: 999 or 1008"), std::string::npos)
+        << text;
+  }
+  EXPECT_THROW(choose_six_step_split(720, 2, 5), UsageError);  // P does not divide N1
+  EXPECT_THROW(choose_six_step_split(720, 2, 7), UsageError);  // N1 does not divide N
+  EXPECT_THROW(choose_six_step_split(720, 4, 8), UsageError);  // P does not divide N2 = 90
+}
+
+TEST(UnitRoot, matches_long_double_and_the_exact_points_of_the_circle) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{720},
+                              std::size_t{1} << 27, (std::size_t{1} << 30) + 7}) {
+    for (std::size_t m = 0; m < n; m += std::max<std::size_t>(1, n / 4099)) {
+      const long double angle = -2.0L * std::numbers::pi_v<long double> *
+                                static_cast<long double>(m) / static_cast<long double>(n);
+      const std::complex<double> root = unit_root(m, n, -1);
+      EXPECT_NEAR(root.real(), static_cast<double>(std::cos(angle)), 2.3e-16) << m << "/" << n;
+      EXPECT_NEAR(root.imag(), static_cast<double>(std::sin(angle)), 2.3e-16) << m << "/" << n;
+      EXPECT_EQ(unit_root(m, n, 1), std::conj(root));
+    }
+  }
+  // Quarter and eighth turns are exact or correctly rounded.
+  EXPECT_EQ(unit_root(2, 8, -1), std::complex<double>(0.0, -1.0));
+  EXPECT_EQ(unit_root(4, 8, -1), std::complex<double>(-1.0, 0.0));
+  EXPECT_EQ(unit_root(1, 8, -1).real(), -unit_root(1, 8, -1).imag());
+}
+
+}  // namespace
+}  // namespace a2afft::fft
