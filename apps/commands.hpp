@@ -14,6 +14,7 @@ Runner add_topology(CLI::App& app);
 Runner add_alltoall(CLI::App& app);
 Runner add_model(CLI::App& app);
 Runner add_fft3d(CLI::App& app);
+Runner add_fft1d(CLI::App& app);
 
 /// True on the rank that prints (rank 0 of MPI_COMM_WORLD).
 bool is_printing_rank();

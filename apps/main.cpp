@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   const commands::Runner alltoall = commands::add_alltoall(app);
   const commands::Runner model = commands::add_model(app);
   const commands::Runner fft3d = commands::add_fft3d(app);
+  const commands::Runner fft1d = commands::add_fft1d(app);
 
   try {
     app.parse(argc, argv);
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand("topology")) return topology();
     if (app.got_subcommand("model")) return model();
     if (app.got_subcommand("fft3d")) return fft3d();
+    if (app.got_subcommand("fft1d")) return fft1d();
     return alltoall();
   } catch (const UsageError& error) {
     return report_error(error.what());

@@ -11,7 +11,7 @@
 namespace a2afft::fft {
 
 FftwMpi3d::FftwMpi3d(MPI_Comm comm, const Shape3& shape, Rigor rigor, bool transposed_output)
-    : shape_(shape), transposed_output_(transposed_output) {
+    : comm_(comm), shape_(shape), transposed_output_(transposed_output) {
   ensure_fftw_mpi_initialized();
   const auto n0 = static_cast<ptrdiff_t>(shape[0]);
   const auto n1 = static_cast<ptrdiff_t>(shape[1]);
@@ -73,6 +73,11 @@ std::vector<Complex> FftwMpi3d::output_in_natural_order() const {
     }
   }
   return natural;
+}
+
+std::vector<Complex> FftwMpi3d::gather_output() const {
+  const std::vector<Complex> natural = output_in_natural_order();
+  return gather_global(natural.data(), output_box_, shape_, comm_);
 }
 
 std::string FftwMpi3d::describe() const {

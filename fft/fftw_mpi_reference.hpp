@@ -31,6 +31,8 @@ class FftwMpi3d {
   void backward();
   /// The local output reordered row-major over output_box() (a copy for checks, never timed).
   std::vector<Complex> output_in_natural_order() const;
+  /// The whole output in natural order on rank 0 (empty elsewhere); collective, untimed.
+  std::vector<Complex> gather_output() const;
 
   std::string describe() const;
   /// The whole transform is `compute` to FFTW-MPI; its transposes cannot be timed apart.
@@ -39,6 +41,7 @@ class FftwMpi3d {
  private:
   void release();
 
+  MPI_Comm comm_;
   Shape3 shape_;
   bool transposed_output_;
   Box3 input_box_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "error.hpp"
+#include "gather.hpp"
 #include "mpi/comm.hpp"
 #include "registry.hpp"
 
@@ -37,7 +38,7 @@ constexpr std::array<int, 5> kStageAt{0, 1, 2, 1, 0};
 
 Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
                    const Pencil3dOptions& options)
-    : shape_(shape), grid_(grid), options_(options) {
+    : comm_(topology.comm()), shape_(shape), grid_(grid), options_(options) {
   if (grid.rows * grid.columns != topology.size()) {
     throw UsageError("grid " + grid.to_string() + " has " +
                      std::to_string(grid.rows * grid.columns) + " ranks but the job has " +
@@ -222,6 +223,11 @@ void Pencil3d::set_output_from_natural_order(const Complex* natural) {
   } else {
     copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, sizeof(Complex));
   }
+}
+
+std::vector<Complex> Pencil3d::gather_output() const {
+  const std::vector<Complex> natural = output_in_natural_order();
+  return gather_global(natural.data(), output_box(), shape_, comm_);
 }
 
 std::string Pencil3d::describe() const {

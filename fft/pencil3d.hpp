@@ -51,6 +51,8 @@ class Pencil3d {
   /// The output reordered row-major over output_box(), and the reverse: for checks, untimed.
   std::vector<Complex> output_in_natural_order() const;
   void set_output_from_natural_order(const Complex* natural);
+  /// The whole forward output in natural order on rank 0 (empty elsewhere); collective, untimed.
+  std::vector<Complex> gather_output() const;
 
   void forward();
   void backward();
@@ -65,6 +67,7 @@ class Pencil3d {
   struct Sweep;
   void sweep(const Sweep& step);
 
+  MPI_Comm comm_;  // the topology's; it outlives the plan
   Shape3 shape_;
   ProcGrid grid_;
   Pencil3dOptions options_;

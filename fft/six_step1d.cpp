@@ -1,8 +1,11 @@
 // The six-step 1D FFT (Bailey's algorithm, as in HPCC's MPIFFT and the seeds' FFT application)
-// with every transpose through one Exchange. Of the three transposes, the first packs rows
-// into blocks, the second needs no pack (the column FFTs write [k1][n2] whose row blocks are
-// the messages), and the third ends in one transposing FFTW copy. The twiddles and the row FFTs
-// run on a few rows at a time right after their unpack, while the rows are in cache.
+// with every transpose through one Exchange. Every FFT runs on contiguous rows (strided column
+// FFTs measured ~5x slower). A global transpose is a local transpose (an FFTW rank-0 plan) on
+// one side, and on the other the packing or unpacking of rows as runs of N1/P or N2/P
+// elements, fused into a sweep of row FFTs a cache-sized chunk of rows at a time: besides the
+// exchange, one pass over memory.
+//   cost per transform: 3 exchanges of N/P^2-element blocks, 5 N/P log2 N flops per rank.
+//   parameters: the exchange spec (one plan serves all three), N1 (N2 = N/N1), output order.
 #include "six_step1d.hpp"
 
 #include <algorithm>
@@ -51,27 +54,30 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
 
   const std::size_t n1 = split_.n1;
   const std::size_t n2 = split_.n2;
-  const std::size_t first_k1 = static_cast<std::size_t>(rank_) * rows1_;
+  const std::size_t first_n2 = static_cast<std::size_t>(rank_) * rows2_;
   twiddles_.resize(local);
-  for (std::size_t i = 0; i < rows1_; ++i) {
-    for (std::size_t j = 0; j < n2; ++j) {
-      twiddles_[i * n2 + j] = unit_root((first_k1 + i) * j, n, -1);  // (k1 n2) < N, exact
+  for (std::size_t j = 0; j < rows2_; ++j) {
+    for (std::size_t k1 = 0; k1 < n1; ++k1) {
+      twiddles_[j * n1 + k1] = unit_root((first_n2 + j) * k1, n, -1);  // n2 k1 < N: exact
     }
   }
 
   const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     const auto d = static_cast<std::size_t>(direction == Direction::backward);
-    column_plans_[d] = FftwPlan({{s(n1), s(rows2_)}}, {{s(rows2_), 1}}, recv_.data(), send_.data(),
-                                direction, options.rigor);
-    row_plans_[d] =
-        FftwPlan({{s(n2), 1}}, {}, data_.data(), data_.data(), direction, options.rigor);
+    n1_plans_[d] = FftwPlan({{s(n1), 1}}, {}, data_.data(), data_.data(), direction, options.rigor);
+    n2_plans_[d] = FftwPlan({{s(n2), 1}}, {}, data_.data(), data_.data(), direction, options.rigor);
   }
-  // Rank-0 plans are FFTW's cache-oblivious strided copies: here, local transposes.
-  gather_transpose_ = FftwPlan({}, {{s(n1), s(rows2_), 1}, {s(rows2_), 1, s(n1)}}, recv_.data(),
-                               data_.data(), Direction::forward, options.rigor);
-  scatter_transpose_ = FftwPlan({}, {{s(rows2_), s(n1), 1}, {s(n1), 1, s(rows2_)}}, data_.data(),
-                                send_.data(), Direction::forward, options.rigor);
+  // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
+  // matrix (transposing a chunk of rows at a time inside a sweep measured 1.5-2x slower).
+  const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
+    return FftwPlan({}, {{s(rows), s(columns), 1}, {s(columns), 1, s(rows)}}, from, to,
+                    Direction::forward, options.rigor);
+  };
+  recv_to_rows_[0] = transpose(n1, rows2_, recv_.data(), data_.data());
+  recv_to_rows_[1] = transpose(n2, rows1_, recv_.data(), data_.data());
+  rows_to_send_[0] = transpose(rows2_, n1, data_.data(), send_.data());
+  rows_to_send_[1] = transpose(rows1_, n2, data_.data(), send_.data());
 }
 
 SixStep1d::~SixStep1d() = default;
@@ -109,94 +115,94 @@ void SixStep1d::exchange() {
                  reinterpret_cast<std::byte*>(recv_.data()));
 }
 
-// Row i's part of exchange block b is the run of N2/P elements at b * (N1/P * N2/P) + i * N2/P
-// in both buffers: rows go from data_ to send_, or come from recv_ into data_.
-void SixStep1d::copy_rows(std::size_t first, std::size_t last, bool into_rows) {
-  const std::size_t n2 = split_.n2;
+// Rows [first, last) of data_, each of P runs of length/P elements: run b of row i is at
+// b * (N1/P * N2/P) + i * length/P in the exchange buffers. Rows go to send_ or come from recv_.
+void SixStep1d::copy_runs(const Sweep& sweep, std::size_t first, std::size_t last, bool into_rows) {
   const std::size_t block = rows1_ * rows2_;
+  const std::size_t run = sweep.length / static_cast<std::size_t>(ranks_);
   for (std::size_t i = first; i < last; ++i) {
     for (std::size_t b = 0; b < static_cast<std::size_t>(ranks_); ++b) {
-      Complex* row_part = data_.data() + i * n2 + b * rows2_;
+      Complex* row_part = data_.data() + i * sweep.length + b * run;
       if (into_rows) {
-        std::copy_n(recv_.data() + b * block + i * rows2_, rows2_, row_part);
+        std::copy_n(recv_.data() + b * block + i * run, run, row_part);
       } else {
-        std::copy_n(row_part, rows2_, send_.data() + b * block + i * rows2_);
+        std::copy_n(row_part, run, send_.data() + b * block + i * run);
       }
     }
   }
 }
 
-// A sweep over this rank's rows of an N1 x N2 matrix in data_, a chunk at a time: unpack the
-// rows from the last exchange, transform them with their twiddles (before a forward FFT, after
-// a backward one) and pack them for the next exchange, while the chunk is in cache.
-void SixStep1d::rows(bool backward, bool unpack_first) {
-  const std::size_t n2 = split_.n2;
-  const FftwPlan& fft = row_plans_[backward ? 1 : 0];
-  const std::size_t chunk = rows_per_chunk(n2);
-  for (std::size_t first = 0; first < rows1_; first += chunk) {
-    const std::size_t last = std::min(rows1_, first + chunk);
-    if (unpack_first) {
+void SixStep1d::local_transpose(const FftwPlan& plan) {
+  const ScopedPhase timed(timer_, "transpose");
+  plan.execute();
+}
+
+// One pass over the rows of data_, a cache-sized chunk at a time: unpack them from the last
+// exchange, transform them with their twiddles and pack them for the next exchange.
+void SixStep1d::sweep(const Sweep& sweep) {
+  const std::size_t length = sweep.length;
+  const std::size_t chunk = rows_per_chunk(length);
+  for (std::size_t first = 0; first < sweep.rows; first += chunk) {
+    const std::size_t last = std::min(sweep.rows, first + chunk);
+    if (sweep.unpack) {
       const ScopedPhase timed(timer_, "transpose");
-      copy_rows(first, last, true);
+      copy_runs(sweep, first, last, true);
     }
-    {
+    if (sweep.fft != nullptr) {
       const ScopedPhase timed(timer_, "compute");
       for (std::size_t i = first; i < last; ++i) {
-        Complex* row = data_.data() + i * n2;
-        const Complex* twiddle = twiddles_.data() + i * n2;
-        if (!backward) {
-          for (std::size_t j = 0; j < n2; ++j)
-            row[j] = multiply(row[j], twiddle[j], false);
+        Complex* row = data_.data() + i * length;
+        const Complex* twiddle = twiddles_.data() + i * length;
+        if (sweep.twiddle == Twiddle::conjugate_before) {
+          for (std::size_t k = 0; k < length; ++k)
+            row[k] = multiply(row[k], twiddle[k], true);
         }
-        fft.execute(row, row);
-        if (backward) {
-          for (std::size_t j = 0; j < n2; ++j)
-            row[j] = multiply(row[j], twiddle[j], true);
+        sweep.fft->execute(row, row);
+        if (sweep.twiddle == Twiddle::after) {
+          for (std::size_t k = 0; k < length; ++k)
+            row[k] = multiply(row[k], twiddle[k], false);
         }
       }
     }
-    if (backward || !options_.scrambled_output) {
+    if (sweep.pack) {
       const ScopedPhase timed(timer_, "transpose");
-      copy_rows(first, last, false);
+      copy_runs(sweep, first, last, false);
     }
   }
 }
 
+// Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
+// -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
 void SixStep1d::forward() {
-  {
-    const ScopedPhase timed(timer_, "transpose");
-    copy_rows(0, rows1_, false);  // x as rows n1 of [n1][n2] -> blocks by receiver's n2
-  }
-  exchange();  // recv: [n1][n2 local]
-  {
-    const ScopedPhase timed(timer_, "compute");
-    column_plans_[0].execute();  // -> send: [k1][n2 local], row blocks by receiver
-  }
-  exchange();         // recv: blocks [k1 local][n2 of the sender]
-  rows(false, true);  // data: [k1 local][k2]; send: blocks [k1 local][k2 of the receiver]
-  if (options_.scrambled_output) return;
-  exchange();  // recv: [k1][k2 local]
-  const ScopedPhase timed(timer_, "transpose");
-  gather_transpose_.execute();  // data: [k2 local][k1] = X in natural order
+  const std::size_t n1 = split_.n1;
+  const std::size_t n2 = split_.n2;
+  const bool natural = !options_.scrambled_output;
+  local_transpose(rows_to_send_[1]);  // send: [n2][n1 local], by n2 owner
+  exchange();                         // recv: blocks [n2 local][n1 of the sender]
+  sweep({rows2_, n1, true, &n1_plans_[0], Twiddle::after, true});     // send: by k1 owner
+  exchange();                                                         // recv: [n2][k1 local]
+  local_transpose(recv_to_rows_[1]);                                  // data: [k1 local][n2]
+  sweep({rows1_, n2, false, &n2_plans_[0], Twiddle::none, natural});  // data: [k1 local][k2]
+  if (!natural) return;
+  exchange();                         // recv: [k1][k2 local]
+  local_transpose(recv_to_rows_[0]);  // data: [k2 local][k1] = X[N1 k2 + k1]
 }
 
+// Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
 void SixStep1d::backward() {
-  if (!options_.scrambled_output) {
-    {
-      const ScopedPhase timed(timer_, "transpose");
-      scatter_transpose_.execute();  // send: [k1][k2 local], row blocks by receiver
-    }
-    exchange();  // recv: blocks [k1 local][k2 of the sender]
+  const std::size_t n1 = split_.n1;
+  const std::size_t n2 = split_.n2;
+  const bool natural = !options_.scrambled_output;
+  if (natural) {
+    local_transpose(rows_to_send_[0]);  // send: [k1][k2 local], by k1 owner
+    exchange();                         // recv: blocks [k1 local][k2 of the sender]
   }
-  rows(true, !options_.scrambled_output);  // send: blocks [k1 local][n2 of the receiver]
-  exchange();                              // recv: [k1][n2 local]
-  {
-    const ScopedPhase timed(timer_, "compute");
-    column_plans_[1].execute();  // -> send: [n1][n2 local], row blocks by receiver
-  }
-  exchange();  // recv: blocks [n1 local][n2 of the sender]
-  const ScopedPhase timed(timer_, "transpose");
-  copy_rows(0, rows1_, true);
+  sweep({rows1_, n2, natural, &n2_plans_[1], Twiddle::none, false});  // data: [k1 local][n2]
+  local_transpose(rows_to_send_[1]);  // send: [n2][k1 local], by n2 owner
+  exchange();                         // recv: blocks [n2 local][k1 of the sender]
+  sweep({rows2_, n1, true, &n1_plans_[1], Twiddle::conjugate_before, true});  // by n1 owner
+  exchange();                         // recv: [n2][n1 local]
+  local_transpose(recv_to_rows_[1]);  // data: A[n1 local][n2]
 }
 
 std::string SixStep1d::describe() const {

@@ -56,29 +56,41 @@ class SixStep1d {
   void attach_timer(PhaseTimer* timer) { timer_ = timer; }
 
  private:
+  enum class Twiddle { none, after, conjugate_before };
+  // One pass over `rows` rows of `length` elements in data_ (see sweep()).
+  struct Sweep {
+    std::size_t rows;
+    std::size_t length;
+    bool unpack;  // from the last exchange's blocks, as runs (see copy_runs())
+    const FftwPlan* fft;
+    Twiddle twiddle;
+    bool pack;  // into the next exchange's blocks
+  };
   void exchange();
-  void copy_rows(std::size_t first, std::size_t last, bool into_rows);
-  void rows(bool backward, bool unpack_first);
+  void copy_runs(const Sweep& sweep, std::size_t first, std::size_t last, bool into_rows);
+  void local_transpose(const FftwPlan& plan);
+  void sweep(const Sweep& sweep);
 
   MPI_Comm comm_;
   int rank_;
   int ranks_;
   std::size_t n_;
   SixStepSplit split_;
-  std::size_t rows1_;  // N1 / P: rows of the N1 x N2 matrices per rank
+  std::size_t rows1_;  // N1 / P
   std::size_t rows2_;  // N2 / P
   SixStep1dOptions options_;
   std::unique_ptr<Exchange> exchange_;
   std::vector<Complex> data_;
   std::vector<Complex> send_;
   std::vector<Complex> recv_;
-  std::vector<Complex> twiddles_;  // W_N^(n2 k1) at [k1 - r N1/P][n2]
-  // Per direction: column FFTs of length N1 (recv -> send), one row FFT of length N2 (in place,
-  // run on each row), the transposing copy between [k2][k1] and [k1][k2] rows.
-  std::array<FftwPlan, 2> column_plans_;
-  std::array<FftwPlan, 2> row_plans_;
-  FftwPlan gather_transpose_;   // recv [k1][k2 local] -> data [k2 local][k1]
-  FftwPlan scatter_transpose_;  // data [k2 local][k1] -> send [k1][k2 local]
+  std::vector<Complex> twiddles_;  // W_N^(n2 k1) at [n2 - r N2/P][k1]
+  // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
+  std::array<FftwPlan, 2> n1_plans_;
+  std::array<FftwPlan, 2> n2_plans_;
+  // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> data_ rows, and data_ rows
+  // [N2/P][N1] or [N1/P][N2] -> send_.
+  std::array<FftwPlan, 2> recv_to_rows_;
+  std::array<FftwPlan, 2> rows_to_send_;
   PhaseTimer* timer_ = nullptr;
 };
 

@@ -1,0 +1,191 @@
+// `a2afft fft1d`: the 1D c2c FFT benchmark (six-step, three transposes), next to FFTW-MPI's 1D
+// transform, with an HPCC MPIFFT-style mode: the vector size from a memory fraction, the
+// MPIFFT_* result lines and HPCC's accuracy test. A failed check exits non-zero.
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <iostream>
+#include <memory>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "fft_benchmark.hpp"
+#include "fftw_mpi_reference.hpp"
+#include "options.hpp"
+#include "report/stats.hpp"
+#include "six_step1d.hpp"
+
+namespace a2afft::commands {
+namespace {
+
+using fft::Complex;
+using report::format;
+
+// HPCC's pass test: maxErr / ln(N) / eps < 16, with eps = 2^-53 (HPL_dlamch's relative machine
+// precision) and maxErr = max |x - IFFT(FFT(x)) / N|.
+constexpr double kHpccEpsilon = 0x1p-53;
+constexpr double kHpccThreshold = 16;
+
+struct Fft1dOptions {
+  std::string length;
+  std::size_t n1 = 0;
+  std::vector<std::string> exchanges{"all"};
+  std::string output = "natural";
+  bool hpcc = false;
+  double memory_fraction = 0.25;
+  FftRunOptions run;
+  cli::LayoutFlags layout;
+};
+
+// HPCC's MPIFFT rule with every rank: N = P^2 * 2^k, the largest whose four arrays of N/P
+// complex doubles per rank fit in `fraction` of the node's memory shared among its ranks.
+// (HPCC takes procCnt, the largest power of two <= P, and n = 2^floor(log2(mem / 64 / procCnt))
+// * procCnt^2, the same rule when P is a power of two.)
+std::size_t hpcc_length(double fraction, const Topology& topology) {
+  if (!(fraction > 0 && fraction <= 1)) {
+    throw UsageError("--memory-fraction=" + format("%g", fraction) +
+                     " is not valid; expected a fraction in (0, 1]");
+  }
+  const auto& sizes = topology.node_sizes();
+  const double ranks_per_node = *std::max_element(sizes.begin(), sizes.end());
+  const double memory_bytes =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+  const double bytes_per_rank = fraction * memory_bytes / ranks_per_node;
+  const auto p = static_cast<std::size_t>(topology.size());
+  std::size_t n = p * p;
+  while (4.0 * sizeof(Complex) * static_cast<double>(2 * n / p) <= bytes_per_rank)
+    n *= 2;
+  return n;
+}
+
+void print_hpcc_lines(const std::vector<FftRow>& rows, std::size_t n, int ranks) {
+  const double scale = std::log(static_cast<double>(n)) * kHpccEpsilon;
+  std::cout << "# HPCC MPIFFT check per row: maxErr / ln(N) / eps < " << kHpccThreshold
+            << ", eps = 2^-53\n";
+  const FftRow* best = nullptr;
+  for (const FftRow& row : rows) {
+    const double value = row.round_trip_absolute_error / scale;
+    std::cout << "#   " << row.engine << ' ' << row.exchange << ": maxErr "
+              << format("%.3e", row.round_trip_absolute_error) << ", " << format("%.3f", value)
+              << (value < kHpccThreshold ? " PASS" : " FAIL") << '\n';
+    if (row.engine == "a2afft" && (best == nullptr || row.gflops > best->gflops)) best = &row;
+  }
+  if (best == nullptr) best = &rows.front();
+  const double value = best->round_trip_absolute_error / scale;
+  std::cout << "MPIFFT_N=" << n << '\n'
+            << "MPIFFT_Procs=" << ranks << '\n'
+            << "MPIFFT_engine=" << best->engine << '\n'
+            << "MPIFFT_exchange=" << best->exchange << '\n'
+            << "MPIFFT_Gflops=" << format("%.6g", best->gflops) << '\n'
+            << "MPIFFT_maxErr=" << format("%.6g", best->round_trip_absolute_error) << '\n'
+            << "MPIFFT_time=" << format("%.6g", best->total.median) << '\n'
+            << "MPIFFT_time_transpose=" << format("%.6g", best->transpose.median) << '\n'
+            << "MPIFFT_time_compute=" << format("%.6g", best->compute.median) << '\n'
+            << "MPIFFT_Passed=" << (value < kHpccThreshold ? 1 : 0) << '\n';
+}
+
+int run_fft1d(const Fft1dOptions& options) {
+  const fft::Rigor rigor = fft::parse_rigor(options.run.rigor);
+  if (options.output != "natural" && options.output != "scrambled") {
+    throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
+  }
+  const bool scrambled = options.output == "scrambled";
+  const Engines engines = parse_engines(options.run.engines);
+  const auto choices = cli::expand_exchange_specs(options.exchanges);
+  const Topology topology(MPI_COMM_WORLD, options.layout.request());
+  const std::size_t n = !options.length.empty() ? fft::parse_length(options.length)
+                        : options.hpcc          ? hpcc_length(options.memory_fraction, topology)
+                                                : std::size_t{1} << 20;
+  const fft::SixStepSplit split = fft::choose_six_step_split(n, topology.size(), options.n1);
+  cli::check_buffer_fits(n / static_cast<std::size_t>(topology.size()) * sizeof(Complex), 1, "--n");
+
+  const double bytes_per_rank =
+      4.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(n) / topology.size();
+  const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
+  const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
+
+  const report::RunContext context = report::collect_context(topology, "a2afft fft1d");
+  const std::string settings =
+      "N " + std::to_string(n) + " = " + std::to_string(split.n1) + " x " +
+      std::to_string(split.n2) + ", " + options.output +
+      " output (fftw-mpi: natural), c2c double, " + std::string(fft::to_string(rigor)) + ", " +
+      std::to_string(options.run.iterations) + " timed runs after " +
+      std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order) +
+      (options.hpcc ? options.length.empty() ? ", HPCC mode (N from --memory-fraction " +
+                                                   format("%g", options.memory_fraction) + ")"
+                                             : ", HPCC mode"
+                    : "");
+  if (is_printing_rank()) {
+    report::print_context(std::cout, context);
+    std::cout << "# " << settings
+              << "; times are forward transforms, max over ranks, each on a fresh input\n";
+    std::cout.flush();
+  }
+
+  if (!options.run.wisdom_path.empty()) {
+    fft::import_wisdom(options.run.wisdom_path, topology.comm());
+  }
+  std::vector<CandidateMaker> makers;
+  if (engines.fftw_mpi) {
+    makers.emplace_back([&] {
+      return make_candidate("fftw-mpi",
+                            std::make_unique<fft::FftwMpi1d>(topology.comm(), n, rigor));
+    });
+  }
+  if (engines.ours) {
+    for (const cli::ExchangeChoice& choice : choices) {
+      const fft::SixStep1dOptions plan{choice.spec, split.n1, rigor, scrambled};
+      makers.push_back(skipping_refusal_if(choice.from_all, [&, plan] {
+        return make_candidate("a2afft", std::make_unique<fft::SixStep1d>(topology, n, plan));
+      }));
+    }
+  }
+  const std::vector<FftRow> rows =
+      run_fft_benchmark(options.run, topology, {1, 1, n}, order, makers);
+  int status = report_fft_results(options.run, topology, context, settings, rows, "exchange");
+  if (options.hpcc && !rows.empty()) {
+    if (is_printing_rank()) print_hpcc_lines(rows, n, topology.size());
+    const double scale = std::log(static_cast<double>(n)) * kHpccEpsilon;
+    for (const FftRow& row : rows) {
+      if (!(row.round_trip_absolute_error / scale < kHpccThreshold)) status = 1;
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+Runner add_fft1d(CLI::App& app) {
+  auto* command = app.add_subcommand(
+      "fft1d", "Time 1D c2c FFTs: the a2afft six-step FFT with each exchange, next to FFTW-MPI");
+  auto options = std::make_shared<Fft1dOptions>();
+  command->add_option("--n", options->length,
+                      "Length N: 1048576, 2^20 or a product like 2^4*3^2*5; P^2 must divide it "
+                      "(default 2^20, or with --hpcc from --memory-fraction)");
+  command->add_option("--n1", options->n1,
+                      "N1 of N = N1 x N2 (P must divide N1 and N2; default: nearest sqrt(N))");
+  command
+      ->add_option("-x,--exchange", options->exchanges,
+                   "Exchange specs for the three transposes, comma-separated or repeated, or all")
+      ->capture_default_str();
+  command
+      ->add_option("--output", options->output,
+                   "natural (rank r holds X[r N/P, (r+1) N/P)) or scrambled (skip the last "
+                   "transpose: local element i*N2 + k2 holds X[r N1/P + i + N1 k2])")
+      ->capture_default_str();
+  command->add_flag("--hpcc", options->hpcc,
+                    "HPCC MPIFFT style: N from --memory-fraction unless --n is given, MPIFFT_* "
+                    "lines and HPCC's test maxErr / ln(N) / eps < 16 (eps = 2^-53)");
+  command
+      ->add_option("--memory-fraction", options->memory_fraction,
+                   "With --hpcc: N = P^2 * 2^k, the largest whose four N/P-element complex arrays "
+                   "per rank fit in this fraction of the node's memory over its ranks")
+      ->capture_default_str();
+  options->run.add_to(*command);
+  options->layout.add_to(*command);
+  return [options] { return run_fft1d(*options); };
+}
+
+}  // namespace a2afft::commands
