@@ -117,16 +117,7 @@ int run_fft1d(const Fft1dOptions& options) {
                                                    format("%g", options.memory_fraction) + ")"
                                              : ", HPCC mode"
                     : "");
-  if (is_printing_rank()) {
-    report::print_context(std::cout, context);
-    std::cout << "# " << settings
-              << "; times are forward transforms, max over ranks, each on a fresh input\n";
-    std::cout.flush();
-  }
-
-  if (!options.run.wisdom_path.empty()) {
-    fft::import_wisdom(options.run.wisdom_path, topology.comm());
-  }
+  start_fft_run(options.run, topology, context, settings);
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
     makers.emplace_back([&] {

@@ -75,16 +75,7 @@ int run_fft3d(const Fft3dOptions& options) {
       " output, c2c double, " + std::string(fft::to_string(rigor)) + ", " +
       std::to_string(options.run.iterations) + " timed runs after " +
       std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order);
-  if (is_printing_rank()) {
-    report::print_context(std::cout, context);
-    std::cout << "# " << settings
-              << "; times are forward transforms, max over ranks, each on a fresh input\n";
-    std::cout.flush();
-  }
-
-  if (!options.run.wisdom_path.empty()) {
-    fft::import_wisdom(options.run.wisdom_path, topology.comm());
-  }
+  start_fft_run(options.run, topology, context, settings);
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
     makers.emplace_back([&] {

@@ -210,6 +210,17 @@ class FftBenchmark {
 
 }  // namespace
 
+void start_fft_run(const FftRunOptions& options, const Topology& topology,
+                   const report::RunContext& context, const std::string& settings) {
+  if (is_printing_rank()) {
+    report::print_context(std::cout, context);
+    std::cout << "# " << settings
+              << "; times are forward transforms, max over ranks, each on a fresh input\n";
+    std::cout.flush();
+  }
+  if (!options.wisdom_path.empty()) fft::import_wisdom(options.wisdom_path, topology.comm());
+}
+
 std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, const Topology& topology,
                                       const fft::Shape3& global, Order order,
                                       const std::vector<CandidateMaker>& makers) {

@@ -113,6 +113,10 @@ Order choose_order(const std::string& text, double bytes_per_rank, const Topolog
                    std::size_t plan_count);
 std::string to_string(Order order);
 
+/// Prints the run's header on rank 0 (context, then `settings`) and reads --wisdom if given.
+void start_fft_run(const FftRunOptions& options, const Topology& topology,
+                   const report::RunContext& context, const std::string& settings);
+
 /// Times every candidate over `global` (the input is the reproducible test signal of that
 /// array), in `order`, then checks each: the round trip, and the output against the first
 /// fftw-mpi candidate's. Collective.

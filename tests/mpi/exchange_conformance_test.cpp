@@ -14,6 +14,7 @@
 
 #include "error.hpp"
 #include "registry.hpp"
+#include "registry_params.hpp"
 #include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
@@ -116,13 +117,7 @@ TEST_P(Conformance, matches_vendor_alltoall) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Conformance, ::testing::ValuesIn(all_example_specs()),
-                         [](const auto& test_param) {
-                           std::string name = test_param.param;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+                         testing_support::SpecParamName());
 
 // The issue asks for radices 2, 3, P-1 and P; every radix in 2..P costs little more.
 TEST(TraRadices, every_radix_and_both_rotations) {

@@ -16,7 +16,9 @@
 
 #include "error.hpp"
 #include "gather.hpp"
+#include "plan_checks.hpp"
 #include "registry.hpp"
+#include "registry_params.hpp"
 #include "test_signal.hpp"
 
 namespace a2afft::fft {
@@ -118,36 +120,21 @@ TEST_P(SixStep1dBackend, matches_serial_fftw) {
                 kTolerance)
           << what << " backward";
 
-      // The same plan run twice on the same input gives the same bits.
-      fill_test_signal(plan->data(), box, {1, 1, n}, 1);
-      plan->forward();
-      const std::vector<Complex> first(plan->data(), plan->data() + box.elements());
-      fill_test_signal(plan->data(), box, {1, 1, n}, 1);
-      plan->forward();
-      int differs = std::memcmp(first.data(), plan->data(), first.size() * sizeof(Complex)) != 0;
-      MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-      EXPECT_EQ(differs, 0) << what << " repeated forward";
+      testing_support::expect_repeatable_forward(
+          *plan, box.elements(),
+          [&] {
+            fill_test_signal(plan->data(), box, {1, 1, n}, 1);
+          },
+          what);
     }
   }
   if (topology().rank() == 0)
     std::printf("[  cases   ] %s: %d plans checked\n", spec.c_str(), cases);
 }
 
-std::vector<std::string> backend_names() {
-  std::vector<std::string> names;
-  for (const ExchangeInfo* info : registered_exchanges())
-    names.emplace_back(info->name);
-  return names;
-}
-
-INSTANTIATE_TEST_SUITE_P(Registry, SixStep1dBackend, ::testing::ValuesIn(backend_names()),
-                         [](const auto& test_param) {
-                           std::string name = test_param.param;
-                           for (char& c : name) {
-                             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-                           }
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Registry, SixStep1dBackend,
+                         ::testing::ValuesIn(testing_support::backend_names()),
+                         testing_support::SpecParamName());
 
 TEST(SixStep1d, a_given_n1_is_used_and_checked) {
   const int ranks = topology().size();

@@ -1,0 +1,33 @@
+#pragma once
+
+// Parameters for tests that run once per registered backend.
+
+#include <cctype>
+#include <string>
+#include <vector>
+
+#include "registry.hpp"
+
+namespace a2afft::testing_support {
+
+/// The name of every registered backend, in registry order.
+inline std::vector<std::string> backend_names() {
+  std::vector<std::string> names;
+  for (const ExchangeInfo* info : registered_exchanges())
+    names.emplace_back(info->name);
+  return names;
+}
+
+/// A spec as a GoogleTest parameter name: anything but letters and digits becomes '_'.
+struct SpecParamName {
+  template <typename Info>
+  std::string operator()(const Info& info) const {
+    std::string name = info.param;
+    for (char& c : name) {
+      if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    return name;
+  }
+};
+
+}  // namespace a2afft::testing_support
