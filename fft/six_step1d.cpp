@@ -22,14 +22,6 @@ std::size_t rows_per_chunk(std::size_t row_length) {
   return std::max<std::size_t>(1, (std::size_t{256} << 10) / (row_length * sizeof(Complex)));
 }
 
-// a * b, or a * conj(b); written out because std::complex's operator* checks for NaN and
-// infinities (C99 Annex G), which costs a library call per element here.
-inline Complex multiply(const Complex& a, const Complex& b, bool conjugate) {
-  const double br = b.real();
-  const double bi = conjugate ? -b.imag() : b.imag();
-  return {a.real() * br - a.imag() * bi, a.real() * bi + a.imag() * br};
-}
-
 }  // namespace
 
 SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options)
@@ -40,7 +32,8 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
       split_(choose_six_step_split(n, topology.size(), options.n1)),
       rows1_(split_.n1 / static_cast<std::size_t>(ranks_)),
       rows2_(split_.n2 / static_cast<std::size_t>(ranks_)),
-      options_(options) {
+      options_(options),
+      twiddles_(n) {
   const std::size_t local = n / static_cast<std::size_t>(ranks_);
   const Spec spec = parse_spec(options.exchange);
   const ExchangeProblem problem{topology, rows1_ * rows2_ * sizeof(Complex)};
@@ -54,14 +47,6 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
 
   const std::size_t n1 = split_.n1;
   const std::size_t n2 = split_.n2;
-  const std::size_t first_n2 = static_cast<std::size_t>(rank_) * rows2_;
-  twiddles_.resize(local);
-  for (std::size_t j = 0; j < rows2_; ++j) {
-    for (std::size_t k1 = 0; k1 < n1; ++k1) {
-      twiddles_[j * n1 + k1] = unit_root((first_n2 + j) * k1, n, -1);  // n2 k1 < N: exact
-    }
-  }
-
   const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     const auto d = static_cast<std::size_t>(direction == Direction::backward);
@@ -152,15 +137,16 @@ void SixStep1d::sweep(const Sweep& sweep) {
       const ScopedPhase timed(timer_, "compute");
       for (std::size_t i = first; i < last; ++i) {
         Complex* row = data_.data() + i * length;
-        const Complex* twiddle = twiddles_.data() + i * length;
+        // Row i of the N1 FFTs is n2 = r N2/P + i; its twiddle exponents n2 k1 stay below N.
+        const std::size_t n2 = static_cast<std::size_t>(rank_) * rows2_ + i;
         if (sweep.twiddle == Twiddle::conjugate_before) {
-          for (std::size_t k = 0; k < length; ++k)
-            row[k] = multiply(row[k], twiddle[k], true);
+          for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
+            row[k] = multiply(row[k], twiddles_(m), true);
         }
         sweep.fft->execute(row, row);
         if (sweep.twiddle == Twiddle::after) {
-          for (std::size_t k = 0; k < length; ++k)
-            row[k] = multiply(row[k], twiddle[k], false);
+          for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
+            row[k] = multiply(row[k], twiddles_(m), false);
         }
       }
     }

@@ -83,7 +83,7 @@ class SixStep1d {
   std::vector<Complex> data_;
   std::vector<Complex> send_;
   std::vector<Complex> recv_;
-  std::vector<Complex> twiddles_;  // W_N^(n2 k1) at [n2 - r N2/P][k1]
+  TwiddleTable twiddles_;  // W_N^m; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1)
   // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
   std::array<FftwPlan, 2> n1_plans_;
   std::array<FftwPlan, 2> n2_plans_;

@@ -128,4 +128,17 @@ std::complex<double> unit_root(std::size_t m, std::size_t n, int sign) {
   return {static_cast<double>(c), static_cast<double>(sign < 0 ? -s : s)};
 }
 
+TwiddleTable::TwiddleTable(std::size_t n) {
+  while ((std::size_t{1} << (2 * low_bits_)) < n)
+    ++low_bits_;  // L = 2^ceil(log2(sqrt N))
+  const std::size_t low_size = std::size_t{1} << low_bits_;
+  low_mask_ = low_size - 1;
+  low_.resize(low_size);
+  for (std::size_t m = 0; m < low_size; ++m)
+    low_[m] = unit_root(m, n, -1);
+  high_.resize((n + low_size - 1) / low_size);
+  for (std::size_t h = 0; h < high_.size(); ++h)
+    high_[h] = unit_root(h * low_size, n, -1);
+}
+
 }  // namespace a2afft::fft

@@ -79,5 +79,18 @@ TEST(UnitRoot, matches_long_double_and_the_exact_points_of_the_circle) {
   EXPECT_EQ(unit_root(1, 8, -1).real(), -unit_root(1, 8, -1).imag());
 }
 
+TEST(TwiddleTable, every_root_within_a_few_ulp_of_the_exact_one) {
+  for (const std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{720}, std::size_t{4096},
+                              std::size_t{77 * 49}, (std::size_t{1} << 27) + 3}) {
+    const TwiddleTable table(n);
+    const std::size_t step = std::max<std::size_t>(1, n / 100003);
+    for (std::size_t m = 0; m < n; m += step) {
+      const std::complex<double> exact = unit_root(m, n, -1);
+      EXPECT_LT(std::abs(table(m) - exact), 5e-16) << m << "/" << n;
+    }
+    EXPECT_LT(std::abs(table(n - 1) - unit_root(n - 1, n, -1)), 5e-16) << n;
+  }
+}
+
 }  // namespace
 }  // namespace a2afft::fft
