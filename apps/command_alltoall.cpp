@@ -10,7 +10,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "commands.hpp"
 #include "error.hpp"
@@ -20,6 +22,7 @@
 #include "report/context.hpp"
 #include "report/stats.hpp"
 #include "report/text_table.hpp"
+#include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
 
@@ -33,6 +36,7 @@ struct AlltoallOptions {
   int warmup = 5;
   bool validate = false;
   bool radix_sweep = false;
+  bool phases = false;
   std::string json_path;
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
@@ -43,8 +47,9 @@ struct Row {
   std::string spec;
   std::string exchange;  // describe()
   double median_seconds = 0, min_seconds = 0, max_seconds = 0;
-  std::string check;    // PASS, FAIL, or "-" without --validate
-  std::string failure;  // what failed, on rank 0
+  std::string check;                                   // PASS, FAIL, or "-" without --validate
+  std::string failure;                                 // what failed, on rank 0
+  std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
 };
 
 // The verdict of one validation over all ranks; `text` names the lowest failing rank and the
@@ -131,11 +136,24 @@ class AlltoallBenchmark {
       for (int i = 0; i < options_.warmup; ++i)
         plan->run(send.data(), recv.data());
       std::vector<double> seconds(static_cast<std::size_t>(options_.iterations));
+      PhaseTimer timer;
+      std::map<std::string, std::vector<double>> phase_seconds;
+      if (options_.phases) plan->attach_timer(&timer);
       for (double& elapsed : seconds) {
+        timer.clear();
         mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
         const double start = MPI_Wtime();
         plan->run(send.data(), recv.data());
         elapsed = MPI_Wtime() - start;
+        if (!options_.phases) continue;
+        // Outside the timed region: every phase's max over ranks, ranks that skip it as 0 s.
+        for (const auto& [name, stats] : reduce_phases(timer, topology_.comm())) {
+          phase_seconds[name].push_back(stats.max_seconds);
+        }
+      }
+      plan->attach_timer(nullptr);
+      for (auto& [name, series] : phase_seconds) {
+        row.phase_median_seconds[name] = report::summarize(series).median;
       }
       report::max_over_ranks(seconds, topology_.comm());
       const report::Summary summary = report::summarize(seconds);
@@ -169,6 +187,21 @@ double vendor_median(const std::vector<Row>& rows, std::size_t block_bytes) {
   return 0.0;
 }
 
+// The phases any row recorded: the node-aware family's in the paper's order, then the rest.
+std::vector<std::string> phase_columns(const std::vector<Row>& rows) {
+  std::vector<std::string> names = {"gather", "inter", "intra", "scatter", "repack"};
+  std::set<std::string> seen;
+  for (const Row& row : rows) {
+    for (const auto& [name, seconds] : row.phase_median_seconds)
+      seen.insert(name);
+  }
+  std::erase_if(names, [&](const std::string& name) { return !seen.contains(name); });
+  for (const std::string& name : seen) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
 void print_table(const std::vector<Row>& rows, bool validated) {
   const bool has_vendor =
       std::any_of(rows.begin(), rows.end(), [](const Row& row) { return row.exchange == "mpi"; });
@@ -178,6 +211,9 @@ void print_table(const std::vector<Row>& rows, bool validated) {
                                                     {"min [us]", true},
                                                     {"max [us]", true}};
   if (has_vendor) columns.push_back({"vs mpi", true});
+  const std::vector<std::string> phases = phase_columns(rows);
+  for (const std::string& name : phases)
+    columns.push_back({name + " [us]", true});
   if (validated) columns.push_back({"check"});
   report::TextTable table(columns);
   for (const Row& row : rows) {
@@ -187,6 +223,11 @@ void print_table(const std::vector<Row>& rows, bool validated) {
     if (has_vendor) {
       const double vendor = vendor_median(rows, row.block_bytes);
       cells.push_back(vendor > 0 ? format("%.2fx", row.median_seconds / vendor) : "-");
+    }
+    for (const std::string& name : phases) {
+      const auto it = row.phase_median_seconds.find(name);
+      cells.push_back(it == row.phase_median_seconds.end() ? "-"
+                                                           : format("%.2f", it->second * 1e6));
     }
     if (validated) cells.push_back(row.check);
     table.add_row(std::move(cells));
@@ -204,13 +245,15 @@ void write_json(const std::string& path, const report::RunContext& context,
                 const AlltoallOptions& options, const std::vector<Row>& rows) {
   nlohmann::json results = nlohmann::json::array();
   for (const Row& row : rows) {
-    results.push_back({{"block_bytes", row.block_bytes},
-                       {"spec", row.spec},
-                       {"exchange", row.exchange},
-                       {"median_seconds", row.median_seconds},
-                       {"min_seconds", row.min_seconds},
-                       {"max_seconds", row.max_seconds},
-                       {"check", row.check}});
+    nlohmann::json item = {{"block_bytes", row.block_bytes},
+                           {"spec", row.spec},
+                           {"exchange", row.exchange},
+                           {"median_seconds", row.median_seconds},
+                           {"min_seconds", row.min_seconds},
+                           {"max_seconds", row.max_seconds},
+                           {"check", row.check}};
+    if (!row.phase_median_seconds.empty()) item["phase_median_seconds"] = row.phase_median_seconds;
+    results.push_back(item);
   }
   const nlohmann::json document = {{"context", report::to_json(context)},
                                    {"settings",
@@ -263,7 +306,11 @@ int run_alltoall(const AlltoallOptions& options) {
   if (is_printing_rank()) {
     report::print_context(std::cout, context);
     std::cout << "# " << options.iterations << " timed runs after " << options.warmup
-              << " warm-up runs; a run's time is the max over ranks\n";
+              << " warm-up runs; a run's time is the max over ranks"
+              << (options.phases ? "; phase columns: median over runs of each phase's max over "
+                                   "ranks (phases overlap waits, so they need not add up)"
+                                 : "")
+              << '\n';
     for (const std::string& refusal : refusals)
       std::cout << "# not run: " << refusal << '\n';
     std::cout.flush();
@@ -309,6 +356,9 @@ Runner add_alltoall(CLI::App& app) {
   command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");
+  command->add_flag("--phases", options->phases,
+                    "Also show each exchange's phases (gather, inter, intra, scatter, repack, ...) "
+                    "as columns: median over runs of the max over ranks");
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   options->layout.add_to(*command);
   return [options] { return run_alltoall(*options); };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "error.hpp"
+#include "mpi/comm.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
 #include "timing/phase_stats.hpp"
@@ -54,9 +55,10 @@ std::string agreed_failure(const std::string& local) {
   return "rank " + std::to_string(lowest) + ": " + text;
 }
 
-std::string check_exchange(Exchange& plan, std::size_t block_bytes) {
-  const int rank = topology().rank();
-  const int ranks = topology().size();
+std::string check_exchange(Exchange& plan, std::size_t block_bytes,
+                           const Topology& on = topology()) {
+  const int rank = on.rank();
+  const int ranks = on.size();
   const std::size_t total = block_bytes * static_cast<std::size_t>(ranks);
   std::vector<std::byte> send(total);
   std::vector<std::byte> vendor(total);
@@ -65,7 +67,7 @@ std::string check_exchange(Exchange& plan, std::size_t block_bytes) {
   const std::span<std::byte> recv(guarded.data() + kGuardBytes, total);
 
   verify::fill_send_blocks(send, rank, ranks, block_bytes);
-  make_exchange("mpi", topology(), block_bytes)->run(send.data(), vendor.data());
+  make_exchange("mpi", on, block_bytes)->run(send.data(), vendor.data());
   // Twice: a plan must be reusable, and the second run must not depend on recv's old content.
   for (int run = 0; run < 2; ++run) {
     std::fill(recv.begin(), recv.end(), std::byte{static_cast<unsigned char>(0xa0 + run)});
@@ -89,17 +91,17 @@ std::string check_exchange(Exchange& plan, std::size_t block_bytes) {
 }
 
 // Runs each spec at every block size; a spec the layout refuses must throw.
-void expect_conformance(const std::vector<std::string>& specs) {
+void expect_conformance(const std::vector<std::string>& specs, const Topology& on = topology()) {
   for (const std::string& text : specs) {
     for (const std::size_t block_bytes : kBlockSizes) {
-      const ExchangeProblem problem{topology(), block_bytes};
+      const ExchangeProblem problem{on, block_bytes};
       if (!exchange_refusal(parse_spec(text), problem).empty()) {
         EXPECT_THROW(make_exchange(parse_spec(text), problem), UsageError);
         continue;
       }
       const auto plan = make_exchange(parse_spec(text), problem);
-      EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes)), "")
-          << plan->describe() << " at " << block_bytes << " B on " << topology().describe_layout();
+      EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, on)), "")
+          << plan->describe() << " at " << block_bytes << " B on " << on.describe_layout();
     }
   }
 }
@@ -140,6 +142,62 @@ TEST(Tra2Radices, every_pair_of_radices) {
     }
   }
   expect_conformance(specs);
+}
+
+// The node-aware family at every group size the layout allows (1, 2, ..., all of a node), with
+// inner=pairwise and inner=nonblocking; on unequal nodes each must refuse.
+TEST(NodeAwareFamily, every_group_size_and_both_inner_exchanges) {
+  const int per_node = topology().nodes_equal() ? topology().node_size(0) : 1;
+  std::vector<std::string> specs;
+  for (const char* inner : {"pairwise", "nonblocking"}) {
+    const std::string tail = std::string("inner=") + inner;
+    specs.push_back("hierarchical:" + tail);
+    specs.push_back("node-aware:" + tail);
+    specs.push_back("locality-aware:groups=numa," + tail);
+    for (int size = 1; size <= per_node; ++size) {
+      if (per_node % size != 0) continue;
+      const std::string ppl = "ppl=" + std::to_string(size) + ",";
+      specs.push_back("multileader:" + ppl + tail);
+      specs.push_back("multileader-node-aware:" + ppl + tail);
+      specs.push_back("locality-aware:groups=" + std::to_string(per_node / size) + "," + tail);
+    }
+  }
+  expect_conformance(specs);
+  if (!topology().nodes_equal()) {
+    for (const char* name : {"hierarchical", "multileader", "node-aware", "locality-aware",
+                             "multileader-node-aware"}) {
+      const std::string why = exchange_refusal(parse_spec(name), {topology(), 8});
+      EXPECT_NE(why.find("needs nodes of equal size"), std::string::npos) << name << ": " << why;
+    }
+  }
+}
+
+// Ranks numbered across nodes rather than node by node (as round-robin placement does): even
+// ranks of the world first, then odd ones, each keeping its node from the world's layout.
+TEST(NodeAwareFamily, ranks_not_numbered_by_node) {
+  const int rank = topology().rank();
+  const int ranks = topology().size();
+  const mpi::Comm interleaved = mpi::Comm::split(topology().comm(), 0, (rank % 2) * ranks + rank);
+  const Topology permuted(topology(), interleaved.get());
+  expect_conformance(
+      {"hierarchical", "multileader:ppl=1", "node-aware", "locality-aware:groups=numa",
+       "multileader-node-aware:ppl=1", "multileader-node-aware:inner=nonblocking"},
+      permuted);
+}
+
+TEST(NodeAwareFamily, bad_parameters_are_errors_that_say_what_is_valid) {
+  const int per_node = topology().nodes_equal() ? topology().node_size(0) : 0;
+  for (const std::string& bad :
+       {std::string("node-aware:inner=hierarchical"), std::string("multileader:inner=bogus"),
+        std::string("multileader:ppl=0"), std::string("locality-aware:groups=x")}) {
+    EXPECT_THROW(exchange_refusal(parse_spec(bad), {topology(), 8}), UsageError) << bad;
+  }
+  if (per_node >= 3) {  // a ppl that does not divide the node size is refused by name
+    const int ppl = per_node % 2 == 0 ? per_node - 1 : 2;
+    const std::string why =
+        exchange_refusal(parse_spec("multileader:ppl=" + std::to_string(ppl)), {topology(), 8});
+    EXPECT_NE(why.find("does not divide"), std::string::npos) << why;
+  }
 }
 
 TEST(TraRadices, radices_outside_two_to_p_are_errors) {

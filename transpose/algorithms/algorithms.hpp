@@ -7,13 +7,18 @@
 // One row per backend, each defined in its algorithm family's file; registry.cpp lists them.
 namespace a2afft::algorithms {
 
-extern const ExchangeInfo kVendorExchange;       // vendor.cpp
-extern const ExchangeInfo kPairwiseExchange;     // direct.cpp
-extern const ExchangeInfo kNonblockingExchange;  // direct.cpp
-extern const ExchangeInfo kFactorExchange;       // factor.cpp
-extern const ExchangeInfo kTraExchange;          // tra.cpp
-extern const ExchangeInfo kBruckExchange;        // tra.cpp
-extern const ExchangeInfo kTra2Exchange;         // tra.cpp
+extern const ExchangeInfo kVendorExchange;                // vendor.cpp
+extern const ExchangeInfo kPairwiseExchange;              // direct.cpp
+extern const ExchangeInfo kNonblockingExchange;           // direct.cpp
+extern const ExchangeInfo kFactorExchange;                // factor.cpp
+extern const ExchangeInfo kTraExchange;                   // tra.cpp
+extern const ExchangeInfo kBruckExchange;                 // tra.cpp
+extern const ExchangeInfo kTra2Exchange;                  // tra.cpp
+extern const ExchangeInfo kHierarchicalExchange;          // node_aware.cpp
+extern const ExchangeInfo kMultileaderExchange;           // node_aware.cpp
+extern const ExchangeInfo kNodeAwareExchange;             // node_aware.cpp
+extern const ExchangeInfo kLocalityAwareExchange;         // node_aware.cpp
+extern const ExchangeInfo kMultileaderNodeAwareExchange;  // node_aware.cpp
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>

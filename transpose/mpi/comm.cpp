@@ -16,6 +16,7 @@ void check(int rc, std::string_view call) {
 }
 
 Comm::Comm(MPI_Comm adopted) : comm_(adopted) {
+  if (comm_ == MPI_COMM_NULL) return;  // MPI_Comm_split with MPI_UNDEFINED: not a member
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
   check(MPI_Comm_rank(comm_, &rank_), "MPI_Comm_rank");
   check(MPI_Comm_size(comm_, &size_), "MPI_Comm_size");

@@ -15,6 +15,7 @@ class Comm {
  public:
   Comm() = default;
   static Comm duplicate(MPI_Comm parent);
+  /// With color MPI_UNDEFINED the result is empty (get() == MPI_COMM_NULL).
   static Comm split(MPI_Comm parent, int color, int key);
   static Comm split_shared_memory(MPI_Comm parent);
 

@@ -1,0 +1,466 @@
+// The node-aware family: hierarchical, multileader, node-aware, locality-aware and
+// multileader-node-aware, one plan with three settings.
+//
+// Source: seed node-aware-multileader-alltoall §3, Algorithms 3 (hierarchical; with several
+// leaders per node, multi-leader), 4 (node-aware; with several regions per node,
+// locality-aware) and 5 (multi-leader + node-aware).
+// Steps, on the ranks in the canonical order of schedule/node_aware.hpp:
+//   1. gather (ppl > 1): each leader group's P-block send buffers to its leader;
+//      repack to one super-block (ppl x ppl blocks) per destination leader group;
+//   2. leader exchange among the P/ppl leaders, either
+//      flat (Alg. 3): one inner all-to-all of super-blocks, or
+//      two-step (Alg. 4, 5): an inner all-to-all among the leaders of equal index in every
+//      region ("inter": m super-blocks per message), repack, then one inside each region
+//      ("intra": P/(ppl m) super-blocks per message), repack;
+//   3. scatter (ppl > 1): repack per member and scatter from the leader.
+// Cost, with b the block and the inner exchanges pairwise: gather and scatter
+//   2 (ppl-1)(alpha + P b beta); flat (P/ppl - 1)(alpha + ppl^2 b beta); two-step
+//   (R-1)(alpha + m ppl^2 b beta) + (m-1)(alpha + R ppl^2 b beta), R = P/(ppl m) regions.
+// Parameters: inner=<flat spec> (default pairwise) for every all-to-all of the plan; ppl
+//   (multileader, multileader-node-aware); groups=g|numa (locality-aware).
+
+#include <algorithm>
+#include <climits>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <set>
+
+#include "algorithms/algorithms.hpp"
+#include "error.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/datatype.hpp"
+#include "schedule/node_aware.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::algorithms {
+namespace {
+
+using schedule::NodeAwareShape;
+
+// What distinguishes the five backends.
+struct FamilySettings {
+  std::string name;
+  std::string parameters;  // for describe(), e.g. "ppl=2"
+  int ranks_per_leader;
+  bool two_step;
+  std::vector<int> region_of_rank;  // region of each rank within its node
+  int groups_per_region;            // leader groups per region (two-step)
+  Spec inner;
+};
+
+// to[column][row] = from[row][column] over a rows x columns grid of chunks.
+void transpose_chunks(const std::byte* from, std::byte* to, std::size_t rows, std::size_t columns,
+                      std::size_t chunk_bytes) {
+  for (std::size_t row = 0; row < rows; ++row) {
+    for (std::size_t column = 0; column < columns; ++column) {
+      std::memcpy(to + schedule::transposed_chunk(row, column, rows) * chunk_bytes,
+                  from + (row * columns + column) * chunk_bytes, chunk_bytes);
+    }
+  }
+}
+
+// An inner exchange on a sub-communicator, with the topology it was planned on.
+struct InnerExchange {
+  std::unique_ptr<Topology> topology;
+  std::unique_ptr<Exchange> exchange;
+};
+
+InnerExchange make_inner(const Topology& parent, const mpi::Comm& members, const Spec& spec,
+                         std::size_t block_bytes) {
+  InnerExchange inner;
+  if (members.get() == MPI_COMM_NULL) return inner;
+  inner.topology = std::make_unique<Topology>(parent, members.get());
+  inner.exchange = make_exchange(spec, ExchangeProblem{*inner.topology, block_bytes});
+  return inner;
+}
+
+class NodeAwareFamilyExchange final : public Exchange {
+ public:
+  NodeAwareFamilyExchange(const ExchangeProblem& problem, FamilySettings settings)
+      : settings_(std::move(settings)), block_bytes_(problem.block_bytes) {
+    const Topology& topology = problem.topology;
+    ranks_ = topology.size();
+    std::vector<int> node_of(static_cast<std::size_t>(ranks_));
+    std::vector<int> local_of(static_cast<std::size_t>(ranks_));
+    for (int rank = 0; rank < ranks_; ++rank) {
+      node_of[static_cast<std::size_t>(rank)] = topology.node_of(rank);
+      local_of[static_cast<std::size_t>(rank)] = topology.local_rank_of(rank);
+    }
+    order_ = schedule::canonical_order(node_of, settings_.region_of_rank, local_of);
+    identity_ = schedule::is_identity(order_);
+    const auto position = std::find(order_.begin(), order_.end(), topology.rank());
+    const auto canonical = static_cast<int>(position - order_.begin());
+    const int ppl = settings_.ranks_per_leader;
+    const int group = canonical / ppl;
+    member_ = canonical % ppl;
+    const int m = settings_.groups_per_region;
+    regions_ = ranks_ / ppl / m;
+
+    const MPI_Comm parent = topology.comm();
+    const bool leader = member_ == 0;
+    const int leader_color = leader ? 0 : MPI_UNDEFINED;
+    const std::size_t super_block = static_cast<std::size_t>(ppl * ppl) * block_bytes_;
+    if (ppl > 1) {
+      members_ = mpi::Comm::split(parent, group, member_);
+      block_type_ = mpi::make_block_type(block_bytes_);
+    }
+    if (settings_.two_step) {
+      // Leaders of equal index in every region, and the leaders of one region.
+      const mpi::Comm across =
+          mpi::Comm::split(parent, leader ? group % m : MPI_UNDEFINED, group / m);
+      const mpi::Comm within =
+          mpi::Comm::split(parent, leader ? group / m : MPI_UNDEFINED, group % m);
+      inter_ =
+          make_inner(topology, across, settings_.inner, static_cast<std::size_t>(m) * super_block);
+      intra_ = make_inner(topology, within, settings_.inner,
+                          static_cast<std::size_t>(regions_) * super_block);
+    } else {
+      const mpi::Comm leaders = mpi::Comm::split(parent, leader_color, group);
+      inter_ = make_inner(topology, leaders, settings_.inner, super_block);
+    }
+    const std::size_t total = static_cast<std::size_t>(ranks_) * block_bytes_;
+    if (leader) {
+      first_.resize(static_cast<std::size_t>(ppl) * total);
+      second_.resize(static_cast<std::size_t>(ppl) * total);
+    }
+    if (!identity_) canonical_.resize(2 * total);
+  }
+
+  std::string describe() const override {
+    std::string text = settings_.name + "(";
+    if (!settings_.parameters.empty()) text += settings_.parameters + ",";
+    return text + "inner=" + inner_describe() + ")";
+  }
+
+  void run(const std::byte* send, std::byte* recv) override {
+    const std::size_t total = static_cast<std::size_t>(ranks_) * block_bytes_;
+    const std::byte* canonical_send = send;
+    std::byte* canonical_recv = recv;
+    if (!identity_) {
+      const auto timed = phase("repack");
+      for (std::size_t c = 0; c < order_.size(); ++c) {
+        std::memcpy(canonical_.data() + c * block_bytes_,
+                    send + static_cast<std::size_t>(order_[c]) * block_bytes_, block_bytes_);
+      }
+      canonical_send = canonical_.data();
+      canonical_recv = canonical_.data() + total;
+    }
+    if (settings_.ranks_per_leader == 1) {
+      exchange_leaders(canonical_send, canonical_recv, first_.data(), second_.data());
+    } else {
+      gather_exchange_scatter(canonical_send, canonical_recv);
+    }
+    if (!identity_) {
+      const auto timed = phase("repack");
+      for (std::size_t c = 0; c < order_.size(); ++c) {
+        std::memcpy(recv + static_cast<std::size_t>(order_[c]) * block_bytes_,
+                    canonical_recv + c * block_bytes_, block_bytes_);
+      }
+    }
+  }
+
+ private:
+  std::string inner_describe() const {
+    const Exchange* any = inter_.exchange ? inter_.exchange.get() : intra_.exchange.get();
+    if (any != nullptr) return any->describe();
+    return settings_.inner.to_string();  // a non-leader runs no inner exchange itself
+  }
+
+  // Step 2 on a leader: super-blocks by destination group in `from` -> by source group in
+  // `to`. The two-step exchange also uses `scratch` and `spare`; `spare` and `to` may be
+  // `from`, whose content is dead once the first exchange has read it.
+  void exchange_leaders(const std::byte* from, std::byte* to, std::byte* scratch,
+                        std::byte* spare) {
+    if (!settings_.two_step) {
+      const auto timed = phase("inter");
+      inter_.exchange->run(from, to);
+      return;
+    }
+    const auto m = static_cast<std::size_t>(settings_.groups_per_region);
+    const auto regions = static_cast<std::size_t>(regions_);
+    const auto ppl = static_cast<std::size_t>(settings_.ranks_per_leader);
+    const std::size_t super_block = ppl * ppl * block_bytes_;
+    {
+      const auto timed = phase("inter");
+      inter_.exchange->run(from, scratch);  // [source region][destination index]
+    }
+    {
+      const auto timed = phase("repack");
+      transpose_chunks(scratch, spare, regions, m, super_block);  // [destination index][region]
+    }
+    {
+      const auto timed = phase("intra");
+      intra_.exchange->run(spare, scratch);  // [source index][source region]
+    }
+    const auto timed = phase("repack");
+    transpose_chunks(scratch, to, m, regions, super_block);  // [source group]
+  }
+
+  void gather_exchange_scatter(const std::byte* send, std::byte* recv) {
+    const auto ppl = static_cast<std::size_t>(settings_.ranks_per_leader);
+    const auto groups = static_cast<std::size_t>(ranks_) / ppl;
+    const bool leader = member_ == 0;
+    {
+      const auto timed = phase("gather");
+      mpi::check(MPI_Gather(send, ranks_, block_type_.get(), first_.data(), ranks_,
+                            block_type_.get(), 0, members_.get()),
+                 "MPI_Gather");
+    }
+    std::byte* per_member = second_.data();
+    if (leader) {
+      // [member][group][member there] -> [group][member][member there]: one super-block each.
+      {
+        const auto timed = phase("repack");
+        transpose_chunks(first_.data(), second_.data(), ppl, groups, ppl * block_bytes_);
+      }
+      // Two buffers suffice: the two-step exchange ends where it began, the flat one does not.
+      std::byte* by_source = settings_.two_step ? second_.data() : first_.data();
+      exchange_leaders(second_.data(), by_source, first_.data(), second_.data());
+      per_member = by_source == first_.data() ? second_.data() : first_.data();
+      // [source group][source member][member] -> [member][source rank]: per-member buffers.
+      const auto timed = phase("repack");
+      transpose_chunks(by_source, per_member, groups * ppl, ppl, block_bytes_);
+    }
+    const auto timed = phase("scatter");
+    mpi::check(MPI_Scatter(per_member, ranks_, block_type_.get(), recv, ranks_, block_type_.get(),
+                           0, members_.get()),
+               "MPI_Scatter");
+  }
+
+  FamilySettings settings_;
+  std::size_t block_bytes_;
+  int ranks_ = 1;
+  int member_ = 0;
+  int regions_ = 1;
+  std::vector<int> order_;  // canonical position -> rank
+  bool identity_ = true;
+  mpi::Comm members_;  // a leader group, the leader first
+  mpi::Datatype block_type_;
+  InnerExchange inter_;  // flat: all leaders; two-step: leaders of equal index across regions
+  InnerExchange intra_;  // two-step: the leaders of one region
+  std::vector<std::byte> first_, second_;  // a leader's scratch, ppl * P blocks each
+  std::vector<std::byte> canonical_;       // send and recv in canonical order
+};
+
+constexpr std::string_view kFamily[] = {"hierarchical", "multileader", "node-aware",
+                                        "locality-aware", "multileader-node-aware"};
+
+// The inner spec: any registered backend outside this family, checked like a top-level spec.
+Spec inner_spec(const Params& params) {
+  const std::string* text = params.spec().find("inner");
+  const Spec inner = parse_spec(text == nullptr ? "pairwise" : *text);
+  check_spec(inner);
+  if (std::find(std::begin(kFamily), std::end(kFamily), inner.name) != std::end(kFamily)) {
+    throw UsageError(params.spec().name + ": inner=" + inner.to_string() +
+                     " is not valid; inner takes a flat backend (mpi, pairwise, nonblocking, "
+                     "factor, tra, bruck, tra2)");
+  }
+  return inner;
+}
+
+// Ranks per node when every node has as many, else 0.
+int equal_node_size(const Topology& topology) {
+  return topology.nodes_equal() ? topology.node_size(0) : 0;
+}
+
+// The largest divisor of the node size up to 4: the paper's best ppl (4 ranks per leader).
+long default_ranks_per_leader(int ranks_per_node) {
+  long ppl = 1;
+  for (long d = 1; d <= std::min(4, ranks_per_node); ++d) {
+    if (ranks_per_node % d == 0) ppl = d;
+  }
+  return ppl;
+}
+
+// NUMA domain of each rank numbered 0.. within its node, and the domains' sizes.
+std::vector<int> numa_regions(const Topology& topology, std::map<std::pair<int, int>, int>* sizes) {
+  std::map<int, std::set<int>> domains_of_node;
+  for (int rank = 0; rank < topology.size(); ++rank) {
+    domains_of_node[topology.node_of(rank)].insert(topology.numa_of(rank));
+  }
+  std::vector<int> region(static_cast<std::size_t>(topology.size()));
+  for (int rank = 0; rank < topology.size(); ++rank) {
+    const std::set<int>& domains = domains_of_node[topology.node_of(rank)];
+    const int index =
+        static_cast<int>(std::distance(domains.begin(), domains.find(topology.numa_of(rank))));
+    region[static_cast<std::size_t>(rank)] = index;
+    ++(*sizes)[{topology.node_of(rank), index}];
+  }
+  return region;
+}
+
+// The five backends' settings, or the reason this layout cannot run them.
+struct Resolved {
+  FamilySettings settings;
+  std::string refusal;
+};
+
+Resolved resolve(std::string_view name, const ExchangeProblem& problem, const Params& params) {
+  const Topology& topology = problem.topology;
+  Resolved r{{std::string(name), "", 1, false, {}, 1, inner_spec(params)}, ""};
+  FamilySettings& s = r.settings;
+  s.region_of_rank.assign(static_cast<std::size_t>(topology.size()), 0);
+  const int ppn = equal_node_size(topology);
+  // Values first, so a bad one is an error on every layout; whether it fits is a refusal.
+  const bool with_leaders = name == "multileader" || name == "multileader-node-aware";
+  constexpr long kAny = INT_MAX;
+  const long ppl =
+      with_leaders ? params.integer("ppl", default_ranks_per_leader(std::max(ppn, 1)), 1, kAny) : 1;
+  const long groups =
+      name == "locality-aware" ? params.integer("groups", 0, 1, kAny, {{"numa", 0}}) : 1;
+  if (ppn == 0) {
+    r.refusal = std::string(name) +
+                " needs nodes of equal size (this layout: " + topology.describe_layout() +
+                "); factor runs on any layout";
+    return r;
+  }
+  if (name == "hierarchical") {
+    s.ranks_per_leader = ppn;
+  } else if (with_leaders) {
+    s.ranks_per_leader = static_cast<int>(ppl);
+    s.parameters = "ppl=" + std::to_string(ppl);
+    s.two_step = name == "multileader-node-aware";
+    if (ppn % ppl != 0) {
+      r.refusal = std::string(name) + ": ppl=" + std::to_string(ppl) + " does not divide the " +
+                  std::to_string(ppn) + " ranks per node; valid ppl: divisors of " +
+                  std::to_string(ppn);
+      return r;
+    }
+    s.groups_per_region = ppn / s.ranks_per_leader;  // regions are nodes
+  } else if (name == "node-aware") {
+    s.two_step = true;
+    s.groups_per_region = ppn;
+  } else if (groups == 0) {  // locality-aware by NUMA domain
+    s.two_step = true;
+    s.parameters = "groups=numa";
+    std::map<std::pair<int, int>, int> sizes;
+    s.region_of_rank = numa_regions(topology, &sizes);
+    s.groups_per_region = sizes.begin()->second;
+    for (const auto& [where, count] : sizes) {
+      if (count == s.groups_per_region) continue;
+      r.refusal = "locality-aware:groups=numa needs NUMA domains of equal size; node " +
+                  std::to_string(where.first) + " has one of " + std::to_string(count) +
+                  " ranks and one of " + std::to_string(s.groups_per_region) +
+                  "; give groups=g instead";
+      return r;
+    }
+  } else {  // locality-aware in g groups of consecutive local ranks
+    s.two_step = true;
+    s.parameters = "groups=" + std::to_string(groups);
+    if (ppn % groups != 0) {
+      r.refusal = "locality-aware: groups=" + std::to_string(groups) + " does not divide the " +
+                  std::to_string(ppn) + " ranks per node; valid groups: divisors of " +
+                  std::to_string(ppn) + ", or numa";
+      return r;
+    }
+    s.groups_per_region = ppn / static_cast<int>(groups);
+    for (int rank = 0; rank < topology.size(); ++rank) {
+      s.region_of_rank[static_cast<std::size_t>(rank)] =
+          topology.local_rank_of(rank) / s.groups_per_region;
+    }
+  }
+  r.refusal = schedule::node_aware_refusal(
+      NodeAwareShape{topology.size(), ppn, s.ranks_per_leader, s.groups_per_region});
+  if (!r.refusal.empty()) r.refusal = std::string(name) + ": " + r.refusal;
+  return r;
+}
+
+template <const std::string_view& kName>
+std::string family_refusal(const ExchangeProblem& problem, const Params& params) {
+  return resolve(kName, problem, params).refusal;
+}
+
+template <const std::string_view& kName>
+std::unique_ptr<Exchange> make_family(const ExchangeProblem& problem, const Params& params) {
+  Resolved r = resolve(kName, problem, params);
+  if (!r.refusal.empty()) throw UsageError(r.refusal);
+  return std::make_unique<NodeAwareFamilyExchange>(problem, std::move(r.settings));
+}
+
+constexpr std::string_view kHierarchical = "hierarchical";
+constexpr std::string_view kMultileader = "multileader";
+constexpr std::string_view kNodeAware = "node-aware";
+constexpr std::string_view kLocalityAware = "locality-aware";
+constexpr std::string_view kMultileaderNodeAware = "multileader-node-aware";
+
+constexpr ParamInfo kInner = {"inner", "pairwise",
+                              "the flat backend spec of every inner all-to-all, e.g. "
+                              "inner=nonblocking or inner=(tra:radix=4)"};
+constexpr ParamInfo kPpl = {"ppl", "largest divisor of the node size up to 4",
+                            "ranks per leader; must divide the ranks per node"};
+constexpr ParamInfo kHierarchicalParams[] = {kInner};
+constexpr ParamInfo kMultileaderParams[] = {kPpl, kInner};
+constexpr ParamInfo kLocalityParams[] = {
+    {"groups", "numa",
+     "regions per node: a divisor g of the ranks per node, or numa (one per NUMA domain)"},
+    kInner};
+constexpr std::string_view kHierarchicalExamples[] = {"hierarchical",
+                                                      "hierarchical:inner=nonblocking"};
+constexpr std::string_view kMultileaderExamples[] = {"multileader", "multileader:ppl=2",
+                                                     "multileader:ppl=1,inner=nonblocking"};
+constexpr std::string_view kNodeAwareExamples[] = {"node-aware", "node-aware:inner=nonblocking"};
+constexpr std::string_view kLocalityExamples[] = {"locality-aware", "locality-aware:groups=1",
+                                                  "locality-aware:groups=2,inner=nonblocking"};
+constexpr std::string_view kMultileaderNodeAwareExamples[] = {
+    "multileader-node-aware", "multileader-node-aware:ppl=2",
+    "multileader-node-aware:ppl=1,inner=nonblocking"};
+
+}  // namespace
+
+const ExchangeInfo kHierarchicalExchange = {
+    .name = kHierarchical,
+    .summary = "gather to one leader per node, all-to-all among leaders, scatter",
+    .source = "seed node-aware-multileader §3.1, Algorithm 3",
+    .layouts = "equal nodes",
+    .params = kHierarchicalParams,
+    .examples = kHierarchicalExamples,
+    .refusal = family_refusal<kHierarchical>,
+    .make = make_family<kHierarchical>,
+};
+
+const ExchangeInfo kMultileaderExchange = {
+    .name = kMultileader,
+    .summary = "hierarchical with a leader per ppl ranks: gather, leaders' all-to-all, scatter",
+    .source = "seed node-aware-multileader §3.1, Algorithm 3 with several leaders",
+    .layouts = "equal nodes; ppl divides the node size",
+    .params = kMultileaderParams,
+    .examples = kMultileaderExamples,
+    .refusal = family_refusal<kMultileader>,
+    .make = make_family<kMultileader>,
+};
+
+const ExchangeInfo kNodeAwareExchange = {
+    .name = kNodeAware,
+    .summary = "all-to-all among equal local ranks across nodes, then within each node",
+    .source = "seed node-aware-multileader §3.2, Algorithm 4",
+    .layouts = "equal nodes",
+    .params = kHierarchicalParams,
+    .examples = kNodeAwareExamples,
+    .refusal = family_refusal<kNodeAware>,
+    .make = make_family<kNodeAware>,
+};
+
+const ExchangeInfo kLocalityAwareExchange = {
+    .name = kLocalityAware,
+    .summary = "node-aware over regions (NUMA domains or g groups per node) instead of nodes",
+    .source = "seed node-aware-multileader §3.2, Algorithm 4 with local_comm a region",
+    .layouts = "equal nodes; g divides the node size; numa: equal NUMA domains",
+    .params = kLocalityParams,
+    .examples = kLocalityExamples,
+    .refusal = family_refusal<kLocalityAware>,
+    .make = make_family<kLocalityAware>,
+};
+
+const ExchangeInfo kMultileaderNodeAwareExchange = {
+    .name = kMultileaderNodeAware,
+    .summary = "gather to leaders, node-aware all-to-all among the leaders, scatter",
+    .source = "seed node-aware-multileader §3.3, Algorithm 5",
+    .layouts = "equal nodes; ppl divides the node size",
+    .params = kMultileaderParams,
+    .examples = kMultileaderNodeAwareExamples,
+    .refusal = family_refusal<kMultileaderNodeAware>,
+    .make = make_family<kMultileaderNodeAware>,
+};
+
+}  // namespace a2afft::algorithms
