@@ -26,6 +26,9 @@ struct Pencil3d::Sweep {
   const FftwPlan* fft = nullptr;  // made for plane 0, run on each plane
   const TransposeStep* pack = nullptr;
   Exchange* exchange = nullptr;  // runs after the sweep when it packed
+  // Our rank in that exchange when the pack puts our own block straight into recv_ (only in a
+  // sweep that unpacks nothing, so no unread block is overwritten), else -1.
+  int own_in_place = -1;
 };
 
 namespace {
@@ -128,6 +131,8 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
                                                     &row_->back};
   const std::array<Exchange*, 4> exchange_between{row_->exchange.get(), column_->exchange.get(),
                                                   column_->exchange.get(), row_->exchange.get()};
+  const std::array<int, 4> rank_in_exchange{row_topology_->rank(), column_topology_->rank(),
+                                            column_topology_->rank(), row_topology_->rank()};
   const auto compile = [&](std::size_t first, std::size_t last, bool backward) {
     std::vector<Sweep> schedule;
     const TransposeStep* incoming = nullptr;
@@ -147,6 +152,9 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
         if (!between[t]->is_identity()) {
           sweep.pack = incoming = between[t];
           sweep.exchange = exchange_between[t];
+          if (sweep.unpack == nullptr && sweep.exchange->can_leave_own_block()) {
+            sweep.own_in_place = rank_in_exchange[t];
+          }
           break;
         }
         if (!merged || kStageAt[t + 1] != 1) break;
@@ -180,12 +188,17 @@ void Pencil3d::sweep(const Sweep& step) {
     }
     if (step.pack != nullptr) {
       const ScopedPhase timed(timer_, "transpose");
-      step.pack->pack(data, send, plane, sizeof(Complex));
+      step.pack->pack(data, send, plane, sizeof(Complex), step.own_in_place,
+                      reinterpret_cast<std::byte*>(recv_.data()));
     }
   }
   if (step.exchange != nullptr) {
     const ScopedPhase timed(timer_, "transpose");
-    step.exchange->run(send, reinterpret_cast<std::byte*>(recv_.data()));
+    if (step.own_in_place >= 0) {
+      step.exchange->run_others(send, reinterpret_cast<std::byte*>(recv_.data()));
+    } else {
+      step.exchange->run(send, reinterpret_cast<std::byte*>(recv_.data()));
+    }
   }
 }
 

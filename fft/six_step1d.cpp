@@ -94,10 +94,15 @@ std::vector<Complex> SixStep1d::gather_output() const {
   return natural;
 }
 
-void SixStep1d::exchange() {
+void SixStep1d::exchange(Own own) {
   const ScopedPhase timed(timer_, "transpose");
-  exchange_->run(reinterpret_cast<const std::byte*>(send_.data()),
-                 reinterpret_cast<std::byte*>(recv_.data()));
+  const auto* send = reinterpret_cast<const std::byte*>(send_.data());
+  auto* recv = reinterpret_cast<std::byte*>(recv_.data());
+  if (own == Own::in_place) {
+    exchange_->run_others(send, recv);
+  } else {
+    exchange_->run(send, recv);
+  }
 }
 
 // Rows [first, last) of data_, each of P runs of length/P elements: run b of row i is at
@@ -111,7 +116,13 @@ void SixStep1d::copy_runs(const Sweep& sweep, std::size_t first, std::size_t las
       if (into_rows) {
         std::copy_n(recv_.data() + b * block + i * run, run, row_part);
       } else {
-        std::copy_n(row_part, run, send_.data() + b * block + i * run);
+        // Our own block goes straight to where the exchange would have put it. In a sweep that
+        // also unpacks, rows [first, last) were just read from the same places (one run length
+        // per sweep), so nothing still unread is overwritten.
+        Complex* blocks = own_in_place() == Own::in_place && b == static_cast<std::size_t>(rank_)
+                              ? recv_.data()
+                              : send_.data();
+        std::copy_n(row_part, run, blocks + b * block + i * run);
       }
     }
   }
@@ -164,13 +175,13 @@ void SixStep1d::forward() {
   const std::size_t n2 = split_.n2;
   const bool natural = !options_.scrambled_output;
   local_transpose(rows_to_send_[1]);  // send: [n2][n1 local], by n2 owner
-  exchange();                         // recv: blocks [n2 local][n1 of the sender]
+  exchange(Own::sent);                // recv: blocks [n2 local][n1 of the sender]
   sweep({rows2_, n1, true, &n1_plans_[0], Twiddle::after, true});     // send: by k1 owner
-  exchange();                                                         // recv: [n2][k1 local]
+  exchange(own_in_place());                                           // recv: [n2][k1 local]
   local_transpose(recv_to_rows_[1]);                                  // data: [k1 local][n2]
   sweep({rows1_, n2, false, &n2_plans_[0], Twiddle::none, natural});  // data: [k1 local][k2]
   if (!natural) return;
-  exchange();                         // recv: [k1][k2 local]
+  exchange(own_in_place());           // recv: [k1][k2 local]
   local_transpose(recv_to_rows_[0]);  // data: [k2 local][k1] = X[N1 k2 + k1]
 }
 
@@ -181,13 +192,13 @@ void SixStep1d::backward() {
   const bool natural = !options_.scrambled_output;
   if (natural) {
     local_transpose(rows_to_send_[0]);  // send: [k1][k2 local], by k1 owner
-    exchange();                         // recv: blocks [k1 local][k2 of the sender]
+    exchange(Own::sent);                // recv: blocks [k1 local][k2 of the sender]
   }
   sweep({rows1_, n2, natural, &n2_plans_[1], Twiddle::none, false});  // data: [k1 local][n2]
   local_transpose(rows_to_send_[1]);  // send: [n2][k1 local], by n2 owner
-  exchange();                         // recv: blocks [n2 local][k1 of the sender]
+  exchange(Own::sent);                // recv: blocks [n2 local][k1 of the sender]
   sweep({rows2_, n1, true, &n1_plans_[1], Twiddle::conjugate_before, true});  // by n1 owner
-  exchange();                         // recv: [n2][n1 local]
+  exchange(own_in_place());           // recv: [n2][n1 local]
   local_transpose(recv_to_rows_[1]);  // data: A[n1 local][n2]
 }
 

@@ -66,7 +66,10 @@ class SixStep1d {
     Twiddle twiddle;
     bool pack;  // into the next exchange's blocks
   };
-  void exchange();
+  // Whether our own block went through send_ or was packed straight into recv_.
+  enum class Own { sent, in_place };
+  Own own_in_place() const { return exchange_->can_leave_own_block() ? Own::in_place : Own::sent; }
+  void exchange(Own own);
   void copy_runs(const Sweep& sweep, std::size_t first, std::size_t last, bool into_rows);
   void local_transpose(const FftwPlan& plan);
   void sweep(const Sweep& sweep);

@@ -23,7 +23,7 @@ TransposeStep::TransposeStep(const Shape3& from, const Shape3& to, Axes axes, in
 }
 
 void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t plane,
-                         std::size_t element_bytes) const {
+                         std::size_t element_bytes, int own, std::byte* own_blocks) const {
   for (int destination = 0; destination < parts_; ++destination) {
     const Split part = split_range(axes_.split_length, parts_, destination);
     Shape3 block = from_;  // the block in the sender's order
@@ -33,7 +33,8 @@ void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t pla
     Shape3 extent = block;
     extent[0] = 1;
     std::byte* block_start =
-        send + static_cast<std::size_t>(destination) * block_elements_ * element_bytes;
+        (destination == own ? own_blocks : send) +
+        static_cast<std::size_t>(destination) * block_elements_ * element_bytes;
     if (swap_leading_) {
       const Shape3 stored{block[1], block[0], block[2]};
       copy_box_swapping_leading(from, from_, offset, block_start, stored, Shape3{0, plane, 0},

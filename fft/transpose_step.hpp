@@ -32,9 +32,11 @@ class TransposeStep {
   std::size_t buffer_elements() const { return block_elements_ * static_cast<std::size_t>(parts_); }
   bool is_identity() const { return parts_ == 1; }
 
-  /// Leading plane `plane` of `from` -> its parts of the send blocks.
-  void pack(const std::byte* from, std::byte* send, std::size_t plane,
-            std::size_t element_bytes) const;
+  /// Leading plane `plane` of `from` -> its parts of the send blocks; block `own` (our rank in
+  /// the exchange, or -1) goes to `own_blocks` instead (the receive buffer, for an exchange
+  /// that leaves our own block to us).
+  void pack(const std::byte* from, std::byte* send, std::size_t plane, std::size_t element_bytes,
+            int own = -1, std::byte* own_blocks = nullptr) const;
   /// The received blocks' parts of leading plane `plane` -> that plane of `to`.
   void unpack(const std::byte* recv, std::byte* to, std::size_t plane,
               std::size_t element_bytes) const;

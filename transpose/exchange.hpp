@@ -34,6 +34,13 @@ class Exchange {
   /// never written, and nothing outside the P blocks of `recv` is written. Collective, blocking.
   virtual void run(const std::byte* send, std::byte* recv) = 0;
 
+  /// Whether run_others() is available: a direct exchange can leave our own block to a caller
+  /// that produces it in place (an FFT packing straight into `recv`), saving one copy of it.
+  virtual bool can_leave_own_block() const { return false; }
+  /// run() except for our own block: block `rank` of `send` is not read and block `rank` of
+  /// `recv` not written. Only when can_leave_own_block(); otherwise throws std::logic_error.
+  virtual void run_others(const std::byte* send, std::byte* recv);
+
   /// Phase timings (`copy`, `intra`, `inter`, ...) accumulate into `timer` from now on;
   /// nullptr detaches. The timer must outlive the runs that write to it.
   void attach_timer(PhaseTimer* timer) { timer_ = timer; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <climits>
+#include <stdexcept>
 
 #include "mpi/comm.hpp"
 
@@ -11,6 +12,11 @@
 #include "topology/topology.hpp"
 
 namespace a2afft {
+
+void Exchange::run_others(const std::byte*, std::byte*) {
+  throw std::logic_error(describe() + " cannot leave the own block to its caller");
+}
+
 namespace {
 
 // The one table of backends. A new backend adds its row here and nowhere else.

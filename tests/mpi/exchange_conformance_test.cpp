@@ -87,6 +87,22 @@ std::string check_exchange(Exchange& plan, std::size_t block_bytes,
       }
     }
   }
+  if (!plan.can_leave_own_block()) return "";
+  // run_others: every other block as before; our own block untouched, and never read from send.
+  const auto own = static_cast<std::size_t>(rank) * block_bytes;
+  std::fill(recv.begin(), recv.end(), std::byte{0xa7});
+  std::vector<std::byte> send_without_own = send;
+  std::fill_n(send_without_own.begin() + static_cast<std::ptrdiff_t>(own), block_bytes,
+              std::byte{0x3c});
+  plan.run_others(send_without_own.data(), recv.data());
+  for (std::size_t i = 0; i < block_bytes; ++i) {
+    if (recv[own + i] != std::byte{0xa7}) return "run_others wrote our own block";
+  }
+  std::copy_n(vendor.begin() + static_cast<std::ptrdiff_t>(own), block_bytes,
+              recv.begin() + static_cast<std::ptrdiff_t>(own));
+  if (auto bad = verify::compare_blocks(recv, vendor, block_bytes)) {
+    return "run_others differs from MPI_Alltoall at " + bad->describe();
+  }
   return "";
 }
 
@@ -198,6 +214,21 @@ TEST(NodeAwareFamily, bad_parameters_are_errors_that_say_what_is_valid) {
         exchange_refusal(parse_spec("multileader:ppl=" + std::to_string(ppl)), {topology(), 8});
     EXPECT_NE(why.find("does not divide"), std::string::npos) << why;
   }
+}
+
+TEST(OwnBlock, only_direct_exchanges_leave_it_and_the_others_say_so) {
+  for (const ExchangeInfo* info : registered_exchanges()) {
+    const ExchangeProblem problem{topology(), 8};
+    if (!exchange_refusal(parse_spec(info->name), problem).empty()) continue;
+    const auto plan = make_exchange(parse_spec(info->name), problem);
+    std::vector<std::byte> send(8 * static_cast<std::size_t>(topology().size()));
+    std::vector<std::byte> recv(send.size());
+    if (!plan->can_leave_own_block()) {
+      EXPECT_THROW(plan->run_others(send.data(), recv.data()), std::logic_error) << info->name;
+    }
+  }
+  EXPECT_TRUE(make_exchange("pairwise", topology(), 8)->can_leave_own_block());
+  EXPECT_FALSE(make_exchange("mpi", topology(), 8)->can_leave_own_block());
 }
 
 TEST(TraRadices, radices_outside_two_to_p_are_errors) {

@@ -30,14 +30,19 @@ class PairwiseExchange final : public Exchange {
       : transfer_(problem.topology.comm(), problem.block_bytes) {}
 
   std::string describe() const override { return "pairwise"; }
+  bool can_leave_own_block() const override { return true; }
 
   void run(const std::byte* send, std::byte* recv) override {
-    const int rank = transfer_.rank();
-    const int ranks = transfer_.size();
     {
       const auto timed = phase("copy");
       transfer_.copy_own(send, recv);
     }
+    run_others(send, recv);
+  }
+
+  void run_others(const std::byte* send, std::byte* recv) override {
+    const int rank = transfer_.rank();
+    const int ranks = transfer_.size();
     const auto timed = phase("p2p");
     for (int step = 1; step < ranks; ++step) {
       transfer_.sendrecv(send, shifted_destination(step, rank, ranks), recv,
@@ -59,14 +64,19 @@ class NonblockingExchange final : public Exchange {
   std::string describe() const override {
     return "nonblocking(batch=" + std::to_string(batch_) + ")";
   }
+  bool can_leave_own_block() const override { return true; }
 
   void run(const std::byte* send, std::byte* recv) override {
-    const int rank = transfer_.rank();
-    const int ranks = transfer_.size();
     {
       const auto timed = phase("copy");
       transfer_.copy_own(send, recv);
     }
+    run_others(send, recv);
+  }
+
+  void run_others(const std::byte* send, std::byte* recv) override {
+    const int rank = transfer_.rank();
+    const int ranks = transfer_.size();
     const auto timed = phase("p2p");
     for (int first = 1; first < ranks; first += batch_) {
       const int last = std::min(ranks, first + batch_);

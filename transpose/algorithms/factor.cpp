@@ -23,10 +23,16 @@ class FactorExchange final : public Exchange {
         partners_(schedule::factor_partners(transfer_.rank(), transfer_.size())) {}
 
   std::string describe() const override { return "factor"; }
+  bool can_leave_own_block() const override { return true; }
 
-  void run(const std::byte* send, std::byte* recv) override {
+  void run(const std::byte* send, std::byte* recv) override { exchange(send, recv, true); }
+  void run_others(const std::byte* send, std::byte* recv) override { exchange(send, recv, false); }
+
+ private:
+  void exchange(const std::byte* send, std::byte* recv, bool own_block) {
     for (const int partner : partners_) {
       if (partner == transfer_.rank()) {
+        if (!own_block) continue;
         const auto timed = phase("copy");
         transfer_.copy_own(send, recv);
       } else {
@@ -36,7 +42,6 @@ class FactorExchange final : public Exchange {
     }
   }
 
- private:
   BlockTransfer transfer_;
   std::vector<int> partners_;
 };
