@@ -11,6 +11,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "gather.hpp"
 #include "mpi/comm.hpp"
 #include "report/text_table.hpp"
 #include "test_signal.hpp"
@@ -94,23 +95,6 @@ std::string to_string(Order order) {
 
 namespace {
 
-// Max |a - b| / max |b| on rank 0 (b is the reference), shared with every rank.
-double relative_difference(const std::vector<Complex>& a, const std::vector<Complex>& b,
-                           MPI_Comm comm) {
-  double error = 0;
-  if (!b.empty()) {
-    double scale = 0;
-    double worst = 0;
-    for (std::size_t i = 0; i < b.size(); ++i) {
-      scale = std::max(scale, std::abs(b[i]));
-      worst = std::max(worst, std::abs(a[i] - b[i]));
-    }
-    error = worst / std::max(scale, 1e-300);
-  }
-  mpi::check(MPI_Bcast(&error, 1, MPI_DOUBLE, 0, comm), "MPI_Bcast(error)");
-  return error;
-}
-
 // One candidate's input and the times of its runs so far.
 struct Trial {
   std::unique_ptr<FftCandidate> plan;
@@ -182,7 +166,7 @@ class FftBenchmark {
     plan.forward();
     std::vector<Complex> global = plan.gather_output();
     if (reference != nullptr) {
-      row.fftw_mpi_error = relative_difference(global, *reference, topology_.comm());
+      row.fftw_mpi_error = fft::relative_difference(global, *reference, topology_.comm());
     }
     if (gathered_output != nullptr) *gathered_output = std::move(global);
     plan.backward();

@@ -1,5 +1,7 @@
 #include "gather.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "mpi/comm.hpp"
@@ -41,6 +43,22 @@ std::vector<Complex> gather_global(const Complex* local, const Box3& box, const 
              sizeof(Complex));
   }
   return global;
+}
+
+double relative_difference(const std::vector<Complex>& got, const std::vector<Complex>& reference,
+                           MPI_Comm comm) {
+  double error = 0;
+  if (!reference.empty()) {
+    double scale = 0;
+    double worst = 0;
+    for (std::size_t i = 0; i < reference.size(); ++i) {
+      scale = std::max(scale, std::abs(reference[i]));
+      worst = std::max(worst, std::abs(got[i] - reference[i]));
+    }
+    error = worst / std::max(scale, 1e-300);
+  }
+  mpi::check(MPI_Bcast(&error, 1, MPI_DOUBLE, 0, comm), "MPI_Bcast(error)");
+  return error;
 }
 
 }  // namespace a2afft::fft

@@ -42,22 +42,11 @@ std::vector<Complex> serial_fft(const Shape3& shape, Direction direction, std::u
   return data;
 }
 
-// Max |got - expected| / max |expected| on rank 0, shared with every rank.
 double relative_error(const Complex* local, const Box3& box, const Shape3& shape,
                       const std::vector<Complex>& expected) {
   const std::vector<Complex> got = gather_global(local, box, shape, MPI_COMM_WORLD);
-  double error = 0;
-  if (topology().rank() == 0) {
-    double scale = 0;
-    double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      scale = std::max(scale, std::abs(expected[i]));
-      worst = std::max(worst, std::abs(got[i] - expected[i]));
-    }
-    error = worst / std::max(scale, 1e-300);
-  }
-  MPI_Bcast(&error, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return error;
+  return relative_difference(got, topology().rank() == 0 ? expected : std::vector<Complex>{},
+                             MPI_COMM_WORLD);
 }
 
 std::vector<ProcGrid> grids_that_fit(const Shape3& shape, int ranks) {

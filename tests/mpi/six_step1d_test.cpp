@@ -41,20 +41,9 @@ std::vector<Complex> serial_fft(std::size_t n, Direction direction, std::uint64_
   return data;
 }
 
-// Max |got - expected| / max |expected| over the gathered vector (rank 0), on every rank.
 double relative_error(const std::vector<Complex>& got, const std::vector<Complex>& expected) {
-  double error = 0;
-  if (topology().rank() == 0) {
-    double scale = 0;
-    double worst = 0;
-    for (std::size_t i = 0; i < got.size(); ++i) {
-      scale = std::max(scale, std::abs(expected[i]));
-      worst = std::max(worst, std::abs(got[i] - expected[i]));
-    }
-    error = worst / std::max(scale, 1e-300);
-  }
-  MPI_Bcast(&error, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-  return error;
+  return relative_difference(got, topology().rank() == 0 ? expected : std::vector<Complex>{},
+                             MPI_COMM_WORLD);
 }
 
 // Lengths for P ranks, each a multiple of P^2: a power of two where P allows, and composites
