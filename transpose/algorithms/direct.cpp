@@ -24,21 +24,32 @@ namespace {
 using schedule::shifted_destination;
 using schedule::shifted_source;
 
-class PairwiseExchange final : public Exchange {
+// Both direct exchanges: our own block is a local copy and every other block one message, so
+// the own block can be left to the caller (run_others()).
+class DirectExchange : public Exchange {
  public:
-  explicit PairwiseExchange(const ExchangeProblem& problem)
-      : transfer_(problem.topology.comm(), problem.block_bytes) {}
+  bool can_leave_own_block() const final { return true; }
 
-  std::string describe() const override { return "pairwise"; }
-  bool can_leave_own_block() const override { return true; }
-
-  void run(const std::byte* send, std::byte* recv) override {
+  void run(const std::byte* send, std::byte* recv) final {
     {
       const auto timed = phase("copy");
       transfer_.copy_own(send, recv);
     }
     run_others(send, recv);
   }
+
+ protected:
+  explicit DirectExchange(const ExchangeProblem& problem)
+      : transfer_(problem.topology.comm(), problem.block_bytes) {}
+
+  BlockTransfer transfer_;
+};
+
+class PairwiseExchange final : public DirectExchange {
+ public:
+  explicit PairwiseExchange(const ExchangeProblem& problem) : DirectExchange(problem) {}
+
+  std::string describe() const override { return "pairwise"; }
 
   void run_others(const std::byte* send, std::byte* recv) override {
     const int rank = transfer_.rank();
@@ -49,29 +60,15 @@ class PairwiseExchange final : public Exchange {
                          shifted_source(step, rank, ranks));
     }
   }
-
- private:
-  BlockTransfer transfer_;
 };
 
-class NonblockingExchange final : public Exchange {
+class NonblockingExchange final : public DirectExchange {
  public:
   NonblockingExchange(const ExchangeProblem& problem, int batch)
-      : transfer_(problem.topology.comm(), problem.block_bytes),
-        batch_(batch),
-        requests_(2 * static_cast<std::size_t>(batch)) {}
+      : DirectExchange(problem), batch_(batch), requests_(2 * static_cast<std::size_t>(batch)) {}
 
   std::string describe() const override {
     return "nonblocking(batch=" + std::to_string(batch_) + ")";
-  }
-  bool can_leave_own_block() const override { return true; }
-
-  void run(const std::byte* send, std::byte* recv) override {
-    {
-      const auto timed = phase("copy");
-      transfer_.copy_own(send, recv);
-    }
-    run_others(send, recv);
   }
 
   void run_others(const std::byte* send, std::byte* recv) override {
@@ -92,7 +89,6 @@ class NonblockingExchange final : public Exchange {
   }
 
  private:
-  BlockTransfer transfer_;
   int batch_;
   mpi::RequestSet requests_;
 };
