@@ -11,7 +11,12 @@ std::size_t axis(int a) {
 
 TransposeStep::TransposeStep(const Shape3& from, const Shape3& to, Axes axes, int parts,
                              bool swap_leading)
-    : from_(from), to_(to), axes_(axes), parts_(parts), swap_leading_(swap_leading) {
+    : from_(from),
+      to_(to),
+      parts_(parts),
+      swap_leading_(swap_leading),
+      sent_(parts_along(from, axes.split_axis, axes.split_length, parts)),
+      received_(parts_along(to, axes.gather_axis, axes.gather_length, parts)) {
   // A block as the receiver stores it, padded so every rank's blocks have one size: the split
   // axis (in the receiver's order) and the gathered axis both at their largest part.
   const int split_in_to =
@@ -22,25 +27,36 @@ TransposeStep::TransposeStep(const Shape3& from, const Shape3& to, Axes axes, in
   block_elements_ = padded[0] * padded[1] * padded[2];
 }
 
+std::vector<TransposeStep::Part> TransposeStep::parts_along(const Shape3& shape, int split_axis,
+                                                            std::size_t length, int parts) {
+  std::vector<Part> result;
+  for (int index = 0; index < parts; ++index) {
+    const Split part = split_range(length, parts, index);
+    Part p{shape, {}};
+    p.block[axis(split_axis)] = part.count;
+    p.offset[axis(split_axis)] = part.offset;
+    result.push_back(p);
+  }
+  return result;
+}
+
 void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t plane,
                          std::size_t element_bytes, int own, std::byte* own_blocks) const {
   for (int destination = 0; destination < parts_; ++destination) {
-    const Split part = split_range(axes_.split_length, parts_, destination);
-    Shape3 block = from_;  // the block in the sender's order
-    block[axis(axes_.split_axis)] = part.count;
-    Shape3 offset{plane, 0, 0};
-    offset[axis(axes_.split_axis)] = part.offset;
-    Shape3 extent = block;
-    extent[0] = 1;
+    const Part& part = sent_[static_cast<std::size_t>(destination)];
+    Shape3 offset = part.offset;
+    offset[0] = plane;
+    const Shape3 extent{1, part.block[1], part.block[2]};
     std::byte* block_start =
         (destination == own ? own_blocks : send) +
         static_cast<std::size_t>(destination) * block_elements_ * element_bytes;
     if (swap_leading_) {
-      const Shape3 stored{block[1], block[0], block[2]};
+      const Shape3 stored{part.block[1], part.block[0], part.block[2]};
       copy_box_swapping_leading(from, from_, offset, block_start, stored, Shape3{0, plane, 0},
                                 extent, element_bytes);
     } else {
-      copy_box(from, from_, offset, block_start, block, Shape3{plane, 0, 0}, extent, element_bytes);
+      copy_box(from, from_, offset, block_start, part.block, Shape3{plane, 0, 0}, extent,
+               element_bytes);
     }
   }
 }
@@ -48,14 +64,11 @@ void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t pla
 void TransposeStep::unpack(const std::byte* recv, std::byte* to, std::size_t plane,
                            std::size_t element_bytes) const {
   for (int source = 0; source < parts_; ++source) {
-    const Split part = split_range(axes_.gather_length, parts_, source);
-    Shape3 block = to_;  // the block in the receiver's order
-    block[axis(axes_.gather_axis)] = part.count;
-    Shape3 offset{plane, 0, 0};
-    offset[axis(axes_.gather_axis)] = part.offset;
-    Shape3 extent = block;
-    extent[0] = 1;
-    copy_box(recv + static_cast<std::size_t>(source) * block_elements_ * element_bytes, block,
+    const Part& part = received_[static_cast<std::size_t>(source)];
+    Shape3 offset = part.offset;
+    offset[0] = plane;
+    const Shape3 extent{1, part.block[1], part.block[2]};
+    copy_box(recv + static_cast<std::size_t>(source) * block_elements_ * element_bytes, part.block,
              Shape3{plane, 0, 0}, to, to_, offset, extent, element_bytes);
   }
 }

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <vector>
 
 #include "exchange.hpp"
 #include "geometry.hpp"
@@ -42,12 +43,22 @@ class TransposeStep {
               std::size_t element_bytes) const;
 
  private:
+  // One rank's part of the local array: its block's shape (in the array's order) and where it
+  // starts in the array. Computed once; pack and unpack only add the plane.
+  struct Part {
+    Shape3 block;
+    Shape3 offset;
+  };
+  static std::vector<Part> parts_along(const Shape3& shape, int split_axis, std::size_t length,
+                                       int parts);
+
   Shape3 from_;
   Shape3 to_;
-  Axes axes_;
   int parts_;
   bool swap_leading_;
   std::size_t block_elements_;
+  std::vector<Part> sent_;      // parts of `from` by destination
+  std::vector<Part> received_;  // parts of `to` by source
 };
 
 }  // namespace a2afft::fft
