@@ -1,6 +1,8 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -15,6 +17,24 @@ class Topology;
 struct ExchangeProblem {
   const Topology& topology;
   std::size_t block_bytes;
+};
+
+/// Memory from Exchange::allocate(), freed when the last copy of it goes. Uninitialised.
+class ExchangeBuffer {
+ public:
+  ExchangeBuffer() = default;
+  /// `owner` keeps [data, data + bytes) alive; the buffer frees nothing else.
+  ExchangeBuffer(std::shared_ptr<void> owner, std::byte* data, std::size_t bytes)
+      : owner_(std::move(owner)), data_(data), bytes_(bytes) {}
+
+  std::byte* data() const { return data_; }
+  std::size_t size() const { return bytes_; }
+  std::span<std::byte> span() const { return {data_, bytes_}; }
+
+ private:
+  std::shared_ptr<void> owner_;
+  std::byte* data_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 /// A plan for MPI_Alltoall on bytes, built collectively for one communicator and block size.
@@ -40,6 +60,14 @@ class Exchange {
   /// run() except for our own block: block `rank` of `send` is not read and block `rank` of
   /// `recv` not written. Only when can_leave_own_block(); otherwise throws std::logic_error.
   virtual void run_others(const std::byte* send, std::byte* recv);
+
+  /// Memory for run()'s send and receive buffers. Plans that share buffers through node shared
+  /// memory (mpml, nmpml, onmpml) hand out a segment of an MPI-3 shared window, so run() on it
+  /// needs no copy into and out of their own shared staging; the others give 64-byte aligned
+  /// heap memory. Call it, and free what it gave, on every rank of the plan in the same order:
+  /// for the shared-memory plans both are collective over the node. A buffer may outlive the
+  /// plan.
+  virtual ExchangeBuffer allocate(std::size_t bytes);
 
   /// Phase timings (`copy`, `intra`, `inter`, ...) accumulate into `timer` from now on;
   /// nullptr detaches. The timer must outlive the runs that write to it.

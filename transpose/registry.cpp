@@ -13,10 +13,6 @@
 
 namespace a2afft {
 
-void Exchange::run_others(const std::byte*, std::byte*) {
-  throw std::logic_error(describe() + " cannot leave the own block to its caller");
-}
-
 namespace {
 
 // The one table of backends. A new backend adds its row here and nowhere else.
@@ -27,6 +23,8 @@ constexpr std::array kExchanges = {
     &algorithms::kTra2Exchange,          &algorithms::kHierarchicalExchange,
     &algorithms::kMultileaderExchange,   &algorithms::kNodeAwareExchange,
     &algorithms::kLocalityAwareExchange, &algorithms::kMultileaderNodeAwareExchange,
+    &algorithms::kMpmlExchange,          &algorithms::kNmpmlExchange,
+    &algorithms::kOnmpmlExchange,
 };
 
 std::string valid_names() {

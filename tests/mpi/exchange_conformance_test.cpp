@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -55,43 +57,76 @@ std::string agreed_failure(const std::string& local) {
   return "rank " + std::to_string(lowest) + ": " + text;
 }
 
-std::string check_exchange(Exchange& plan, std::size_t block_bytes,
-                           const Topology& on = topology()) {
+// Where check_exchange's buffers come from: ordinary heap memory, or the plan's allocate()
+// (node shared memory for the shared-leader backends, so nothing is staged).
+enum class Buffers { heap, plan };
+
+std::string check_exchange(Exchange& plan, std::size_t block_bytes, const Topology& on = topology(),
+                           Buffers from = Buffers::heap) {
   const int rank = on.rank();
   const int ranks = on.size();
   const std::size_t total = block_bytes * static_cast<std::size_t>(ranks);
-  std::vector<std::byte> send(total);
-  std::vector<std::byte> vendor(total);
   // recv sits between guard bytes that no exchange may write.
-  std::vector<std::byte> guarded(total + 2 * kGuardBytes, kGuard);
-  const std::span<std::byte> recv(guarded.data() + kGuardBytes, total);
+  const std::size_t guarded_bytes = total + 2 * kGuardBytes;
+  std::vector<std::byte> heap_send, heap_guarded;
+  ExchangeBuffer plan_send, plan_guarded;
+  std::span<std::byte> send, guarded;
+  if (from == Buffers::plan) {
+    plan_send = plan.allocate(total);
+    plan_guarded = plan.allocate(guarded_bytes);
+    send = plan_send.span();
+    guarded = plan_guarded.span();
+  } else {
+    heap_send.resize(total);
+    heap_guarded.resize(guarded_bytes);
+    send = heap_send;
+    guarded = heap_guarded;
+  }
+  std::fill(guarded.begin(), guarded.end(), kGuard);
+  const std::span<std::byte> recv = guarded.subspan(kGuardBytes, total);
 
+  // Twice on one plan, the second time on other data written into the same send buffer: a
+  // plan must be reusable, must not depend on recv's old content, and must not read stale
+  // data (a shared-memory race shows up here).
   verify::fill_send_blocks(send, rank, ranks, block_bytes);
-  make_exchange("mpi", on, block_bytes)->run(send.data(), vendor.data());
-  // Twice: a plan must be reusable, and the second run must not depend on recv's old content.
+  std::vector<std::byte> inverted(send.begin(), send.end());
+  for (std::byte& byte : inverted)
+    byte = ~byte;
+  std::vector<std::byte> vendor(total), vendor_inverted(total);
+  const auto mpi = make_exchange("mpi", on, block_bytes);
+  mpi->run(send.data(), vendor.data());
+  mpi->run(inverted.data(), vendor_inverted.data());
   for (int run = 0; run < 2; ++run) {
+    if (run == 1) std::swap_ranges(send.begin(), send.end(), inverted.begin());
     std::fill(recv.begin(), recv.end(), std::byte{static_cast<unsigned char>(0xa0 + run)});
     plan.run(send.data(), recv.data());
-    if (auto bad = verify::compare_blocks(recv, vendor, block_bytes)) {
-      return "differs from MPI_Alltoall at " + bad->describe();
+    const std::string which = run == 0 ? "" : " (second run, other data)";
+    if (auto bad = verify::compare_blocks(recv, run == 0 ? vendor : vendor_inverted, block_bytes)) {
+      return "differs from MPI_Alltoall at " + bad->describe() + which;
     }
-    if (auto bad = verify::check_received_blocks(recv, rank, ranks, block_bytes)) {
-      return "wrong data at " + bad->describe();
-    }
-    if (auto bad = verify::check_send_blocks(send, rank, ranks, block_bytes)) {
-      return "wrote the send buffer at " + bad->describe();
+    if (run == 0) {
+      if (auto bad = verify::check_received_blocks(recv, rank, ranks, block_bytes)) {
+        return "wrong data at " + bad->describe();
+      }
+      if (auto bad = verify::check_send_blocks(send, rank, ranks, block_bytes)) {
+        return "wrote the send buffer at " + bad->describe();
+      }
+    } else if (!std::equal(inverted.begin(), inverted.end(), send.begin(),
+                           [](std::byte a, std::byte b) { return a == ~b; })) {
+      return "wrote the send buffer" + which;
     }
     for (std::size_t i = 0; i < kGuardBytes; ++i) {
       if (guarded[i] != kGuard || guarded[kGuardBytes + total + i] != kGuard) {
-        return "wrote outside the receive blocks";
+        return "wrote outside the receive blocks" + which;
       }
     }
   }
+  std::swap_ranges(send.begin(), send.end(), inverted.begin());  // the pattern again
   if (!plan.can_leave_own_block()) return "";
   // run_others: every other block as before; our own block untouched, and never read from send.
   const auto own = static_cast<std::size_t>(rank) * block_bytes;
   std::fill(recv.begin(), recv.end(), std::byte{0xa7});
-  std::vector<std::byte> send_without_own = send;
+  std::vector<std::byte> send_without_own(send.begin(), send.end());
   std::fill_n(send_without_own.begin() + static_cast<std::ptrdiff_t>(own), block_bytes,
               std::byte{0x3c});
   plan.run_others(send_without_own.data(), recv.data());
@@ -107,7 +142,8 @@ std::string check_exchange(Exchange& plan, std::size_t block_bytes,
 }
 
 // Runs each spec at every block size; a spec the layout refuses must throw.
-void expect_conformance(const std::vector<std::string>& specs, const Topology& on = topology()) {
+void expect_conformance(const std::vector<std::string>& specs, const Topology& on = topology(),
+                        Buffers from = Buffers::heap) {
   for (const std::string& text : specs) {
     for (const std::size_t block_bytes : kBlockSizes) {
       const ExchangeProblem problem{on, block_bytes};
@@ -116,8 +152,9 @@ void expect_conformance(const std::vector<std::string>& specs, const Topology& o
         continue;
       }
       const auto plan = make_exchange(parse_spec(text), problem);
-      EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, on)), "")
-          << plan->describe() << " at " << block_bytes << " B on " << on.describe_layout();
+      EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, on, from)), "")
+          << plan->describe() << " at " << block_bytes << " B on " << on.describe_layout()
+          << (from == Buffers::plan ? ", buffers from allocate()" : "");
     }
   }
 }
@@ -190,15 +227,18 @@ TEST(NodeAwareFamily, every_group_size_and_both_inner_exchanges) {
 
 // Ranks numbered across nodes rather than node by node (as round-robin placement does): even
 // ranks of the world first, then odd ones, each keeping its node from the world's layout.
+const Topology& interleaved_topology() {
+  static const mpi::Comm interleaved = mpi::Comm::split(
+      topology().comm(), 0, (topology().rank() % 2) * topology().size() + topology().rank());
+  static const Topology instance(topology(), interleaved.get());
+  return instance;
+}
+
 TEST(NodeAwareFamily, ranks_not_numbered_by_node) {
-  const int rank = topology().rank();
-  const int ranks = topology().size();
-  const mpi::Comm interleaved = mpi::Comm::split(topology().comm(), 0, (rank % 2) * ranks + rank);
-  const Topology permuted(topology(), interleaved.get());
   expect_conformance(
       {"hierarchical", "multileader:ppl=1", "node-aware", "locality-aware:groups=numa",
        "multileader-node-aware:ppl=1", "multileader-node-aware:inner=nonblocking"},
-      permuted);
+      interleaved_topology());
 }
 
 TEST(NodeAwareFamily, bad_parameters_are_errors_that_say_what_is_valid) {
@@ -213,6 +253,62 @@ TEST(NodeAwareFamily, bad_parameters_are_errors_that_say_what_is_valid) {
     const std::string why =
         exchange_refusal(parse_spec("multileader:ppl=" + std::to_string(ppl)), {topology(), 8});
     EXPECT_NE(why.find("does not divide"), std::string::npos) << why;
+  }
+}
+
+// mpml, nmpml and onmpml with 1 and 2 leaders and the NUMA default, on buffers of their own
+// allocate() (no staging) and on heap buffers (staged), and with ranks not numbered by node.
+// Where a node has fewer ranks than leaders, the spec must be refused.
+TEST(SharedLeaders, one_two_and_default_leaders_on_shared_and_heap_buffers) {
+  std::vector<std::string> specs;
+  for (const char* name : {"mpml", "nmpml", "onmpml"}) {
+    specs.push_back(name);
+    specs.push_back(std::string(name) + ":leaders=1");
+    specs.push_back(std::string(name) + ":leaders=2");
+  }
+  expect_conformance(specs, topology(), Buffers::plan);
+  expect_conformance(specs, topology(), Buffers::heap);
+  expect_conformance({"mpml:leaders=1", "nmpml", "onmpml:leaders=2"}, interleaved_topology(),
+                     Buffers::plan);
+}
+
+TEST(SharedLeaders, leaders_outside_one_to_the_smallest_node_are_errors) {
+  for (const char* bad : {"mpml:leaders=0", "nmpml:leaders=x", "onmpml:leaders=-1"}) {
+    EXPECT_THROW(exchange_refusal(parse_spec(bad), {topology(), 8}), UsageError) << bad;
+  }
+  const std::vector<int>& sizes = topology().node_sizes();
+  const int smallest = *std::min_element(sizes.begin(), sizes.end());
+  const std::string too_many = "onmpml:leaders=" + std::to_string(smallest + 1);
+  EXPECT_NE(exchange_refusal(parse_spec(too_many), {topology(), 8})
+                .find("valid leaders: 1.." + std::to_string(smallest)),
+            std::string::npos);
+}
+
+// A plan stays correct while buffers come and go: one freed before the run, one that outlives
+// the plan, and runs on both shared and heap buffers in turn.
+TEST(SharedLeaders, buffers_come_and_go) {
+  const std::size_t block_bytes = 24;
+  ExchangeBuffer survivor;
+  {
+    const auto plan = make_exchange("onmpml", topology(), block_bytes);
+    { const ExchangeBuffer freed_before_the_run = plan->allocate(100); }
+    survivor = plan->allocate(block_bytes * static_cast<std::size_t>(topology().size()));
+    EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, topology(), Buffers::plan)), "");
+    EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, topology(), Buffers::heap)), "");
+  }
+  std::fill(survivor.span().begin(), survivor.span().end(), std::byte{1});
+  EXPECT_EQ(survivor.size(), block_bytes * static_cast<std::size_t>(topology().size()));
+}
+
+TEST(Allocate, every_backend_gives_aligned_memory_of_the_size_asked) {
+  for (const ExchangeInfo* info : registered_exchanges()) {
+    const ExchangeProblem problem{topology(), 8};
+    if (!exchange_refusal(parse_spec(info->name), problem).empty()) continue;
+    const auto plan = make_exchange(parse_spec(info->name), problem);
+    const ExchangeBuffer buffer = plan->allocate(1000);
+    EXPECT_EQ(buffer.size(), 1000u) << info->name;
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(buffer.data()) % 16, 0u) << info->name;
+    std::fill(buffer.span().begin(), buffer.span().end(), std::byte{7});
   }
 }
 

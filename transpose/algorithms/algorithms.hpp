@@ -19,6 +19,9 @@ extern const ExchangeInfo kMultileaderExchange;           // node_aware.cpp
 extern const ExchangeInfo kNodeAwareExchange;             // node_aware.cpp
 extern const ExchangeInfo kLocalityAwareExchange;         // node_aware.cpp
 extern const ExchangeInfo kMultileaderNodeAwareExchange;  // node_aware.cpp
+extern const ExchangeInfo kMpmlExchange;                  // shared_leaders.cpp
+extern const ExchangeInfo kNmpmlExchange;                 // shared_leaders.cpp
+extern const ExchangeInfo kOnmpmlExchange;                // shared_leaders.cpp
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>

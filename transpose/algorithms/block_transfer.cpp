@@ -25,14 +25,16 @@ void BlockTransfer::sendrecv_blocks(const std::byte* outgoing, int destination, 
              "MPI_Sendrecv");
 }
 
-void BlockTransfer::isend(const std::byte* send, int destination, MPI_Request* request) const {
-  mpi::check(MPI_Isend(block(send, destination, block_bytes_), 1, block_type_.get(), destination,
-                       kTag, comm_.get(), request),
+void BlockTransfer::isend_blocks(const std::byte* outgoing, int destination, std::size_t blocks,
+                                 MPI_Request* request) const {
+  mpi::check(MPI_Isend(outgoing, static_cast<int>(blocks), block_type_.get(), destination, kTag,
+                       comm_.get(), request),
              "MPI_Isend");
 }
 
-void BlockTransfer::irecv(std::byte* recv, int source, MPI_Request* request) const {
-  mpi::check(MPI_Irecv(block(recv, source, block_bytes_), 1, block_type_.get(), source, kTag,
+void BlockTransfer::irecv_blocks(std::byte* incoming, int source, std::size_t blocks,
+                                 MPI_Request* request) const {
+  mpi::check(MPI_Irecv(incoming, static_cast<int>(blocks), block_type_.get(), source, kTag,
                        comm_.get(), request),
              "MPI_Irecv");
 }

@@ -38,8 +38,18 @@ class BlockTransfer {
   /// Sends `blocks` contiguous blocks from `outgoing` and receives as many into `incoming`.
   void sendrecv_blocks(const std::byte* outgoing, int destination, std::byte* incoming, int source,
                        std::size_t blocks) const;
-  void isend(const std::byte* send, int destination, MPI_Request* request) const;
-  void irecv(std::byte* recv, int source, MPI_Request* request) const;
+  /// Block `destination` of `send` to rank `destination`, and block `source` of `recv` from it.
+  void isend(const std::byte* send, int destination, MPI_Request* request) const {
+    isend_blocks(block(send, destination, block_bytes_), destination, 1, request);
+  }
+  void irecv(std::byte* recv, int source, MPI_Request* request) const {
+    irecv_blocks(block(recv, source, block_bytes_), source, 1, request);
+  }
+  /// `blocks` contiguous blocks to `destination`, or from `source`, as one message.
+  void isend_blocks(const std::byte* outgoing, int destination, std::size_t blocks,
+                    MPI_Request* request) const;
+  void irecv_blocks(std::byte* incoming, int source, std::size_t blocks,
+                    MPI_Request* request) const;
 
  private:
   mpi::Comm comm_;

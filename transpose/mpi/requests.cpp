@@ -10,6 +10,14 @@ MPI_Request* RequestSet::next() {
   return &requests_.back();
 }
 
+int RequestSet::wait_any() {
+  int index = MPI_UNDEFINED;
+  check(
+      MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, MPI_STATUS_IGNORE),
+      "MPI_Waitany");
+  return index == MPI_UNDEFINED ? -1 : index;
+}
+
 void RequestSet::wait_all() {
   const int rc =
       MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);

@@ -20,6 +20,9 @@ class RequestSet {
 
   /// Returns the slot for the next request; pass it to MPI_Isend/MPI_Irecv.
   MPI_Request* next();
+  /// Waits for one pending request and returns its index (the order next() gave the slots
+  /// out), or -1 when none is pending. The set keeps its slots until wait_all().
+  int wait_any();
   /// Waits for every request and empties the set.
   void wait_all();
   std::size_t size() const { return requests_.size(); }

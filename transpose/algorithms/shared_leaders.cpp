@@ -1,0 +1,457 @@
+// mpml, nmpml and onmpml: leaders read their node's send buffers straight from node shared
+// memory and send one aggregated message per pair of nodes.
+//
+// Source: seed onmpml-glex-alltoall §5 (Algorithms 2-5) and §7, on standard MPI: MPI-3 shared
+// windows are the shared heap (the seed's glex-malloc; Exchange::allocate() hands out their
+// segments) and MPI Isend/Irecv between leaders replaces GLEX RDMA.
+// Steps, on node n of M nodes with Q_n ranks and L leaders each:
+//   0. every rank publishes where its send and receive buffers lie: in a window this plan
+//      allocated, or else in the plan's own staging segment after one copy in. MPI_Win_sync,
+//      node barrier, MPI_Win_sync;
+//   1. intra: every rank pulls its own node's blocks for itself from its peers' send buffers
+//      (offset 0, the node itself, needs no leader and no message);
+//   2. gather: leader Lid serves node offsets i = Lid, Lid+L, ... < M. For target node n+i it
+//      reads the blocks each peer sends there into one [source local][target local] message;
+//   3. inter: one message to leader Lid of node n+i and one from leader Lid of node n-i;
+//   4. scatter: each received message goes block by block straight into the receive buffers
+//      of the node's ranks. Sync, node barrier, sync; ranks on staging copy their remote
+//      blocks out.
+//   mpml and nmpml run 2, 3 and 4 one after the other (seed Algorithm 3); onmpml posts every
+//   receive first, sends each message as soon as it is gathered, pulls its intra blocks while
+//   the messages fly, and scatters each message as soon as it arrives (Algorithm 5).
+// Cost per leader, Q ranks per node, b the block: gather and scatter (M-1)/L Q^2 b beta_shm
+//   each, inter (M-1)/L (alpha + Q^2 b beta), every rank's intra Q b beta_shm, plus two node
+//   barriers; onmpml hides all but the first gather and the last scatter (seed §6.6).
+// Parameters: leaders = L per node, 1..the smallest node (default: NUMA domains per node).
+//   mpml leads with local ranks 0..L-1 (Algorithm 2); nmpml and onmpml spread the leaders over
+//   the node's NUMA domains (Algorithm 4).
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "algorithms/algorithms.hpp"
+#include "algorithms/block_transfer.hpp"
+#include "error.hpp"
+#include "mpi/requests.hpp"
+#include "mpi/shared_window.hpp"
+#include "schedule/shared_leaders.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::algorithms {
+namespace {
+
+using schedule::RankRun;
+
+enum class Placement { first, numa_spread };
+
+struct SharedLeaderSettings {
+  std::string_view name;
+  Placement placement;
+  bool overlap;
+  int leaders;
+};
+
+// A window that allocate() made; the plan numbers them in allocation order, the same on every
+// rank of a node, so a rank can name its buffer to its peers by (window id, offset).
+struct SharedAllocation {
+  std::int64_t id;
+  mpi::SharedWindow window;
+};
+
+// Where a rank's buffer lies, as its peers find it. Window 0 is the plan's staging window.
+struct BufferPlace {
+  std::int64_t window;
+  std::uint64_t offset;
+};
+
+// What each rank publishes at the head of its staging segment for one run.
+struct Published {
+  BufferPlace send;
+  BufferPlace recv;
+};
+
+// The head of each staging segment, a cache line so the staged blocks start aligned.
+constexpr std::size_t kHeaderBytes = 64;
+static_assert(sizeof(Published) <= kHeaderBytes);
+
+// One aggregated message a leader sends and one it receives, for one node offset.
+struct LeaderMessage {
+  int target_node;  // n + offset
+  int source_node;  // n - offset
+  int to_rank;      // leader of the same id on the target node
+  int from_rank;    // leader of the same id on the source node
+  std::size_t out_offset, out_blocks;
+  std::size_t in_offset, in_blocks;
+};
+
+class SharedLeaderExchange final : public Exchange {
+ public:
+  SharedLeaderExchange(const ExchangeProblem& problem, SharedLeaderSettings settings)
+      : settings_(settings),
+        block_bytes_(problem.block_bytes),
+        node_comm_(mpi::Comm::duplicate(problem.topology.node_comm())),
+        transfer_(problem.topology.comm(), problem.block_bytes) {
+    const Topology& topology = problem.topology;
+    ranks_ = topology.size();
+    rank_ = topology.rank();
+    node_ = topology.node();
+    local_ = topology.local_rank();
+    const int nodes = topology.node_count();
+    members_.resize(static_cast<std::size_t>(nodes));
+    for (int rank = 0; rank < ranks_; ++rank) {
+      members_[static_cast<std::size_t>(topology.node_of(rank))].push_back(rank);
+    }
+    for (const std::vector<int>& members : members_)
+      runs_.push_back(schedule::consecutive_runs(members));
+    std::vector<int> remote;
+    for (int rank = 0; rank < ranks_; ++rank) {
+      if (topology.node_of(rank) != node_) remote.push_back(rank);
+    }
+    remote_runs_ = schedule::consecutive_runs(remote);
+
+    std::vector<std::vector<int>> leaders(members_.size());
+    for (std::size_t node = 0; node < members_.size(); ++node) {
+      std::vector<int> numa;
+      for (int rank : members_[node])
+        numa.push_back(topology.numa_of(rank));
+      leaders[node] = settings_.placement == Placement::first
+                          ? schedule::first_leaders(settings_.leaders)
+                          : schedule::numa_spread_leaders(numa, settings_.leaders);
+    }
+    const std::vector<int>& ours = leaders[static_cast<std::size_t>(node_)];
+    const auto found = std::find(ours.begin(), ours.end(), local_);
+    leader_id_ = found == ours.end() ? -1 : static_cast<int>(found - ours.begin());
+    if (leader_id_ >= 0) plan_messages(leaders);
+
+    const std::size_t total = total_bytes();
+    staging_recv_offset_ = kHeaderBytes + total;
+    // Remote blocks land in staging only when there are other nodes.
+    staging_ = mpi::SharedWindow(node_comm_.get(),
+                                 staging_recv_offset_ + (nodes > 1 ? total : std::size_t{0}));
+    peer_send_.resize(members_[static_cast<std::size_t>(node_)].size());
+    peer_recv_.resize(peer_send_.size());
+  }
+
+  std::string describe() const override {
+    return std::string(settings_.name) + "(leaders=" + std::to_string(settings_.leaders) + ")";
+  }
+
+  ExchangeBuffer allocate(std::size_t bytes) override {
+    std::erase_if(allocations_, [](const auto& weak) { return weak.expired(); });
+    auto allocation = std::make_shared<SharedAllocation>(
+        SharedAllocation{next_allocation_id_++, mpi::SharedWindow(node_comm_.get(), bytes)});
+    allocations_.push_back(allocation);
+    std::byte* data = allocation->window.segment(node_comm_.rank());
+    return ExchangeBuffer(std::move(allocation), data, bytes);
+  }
+
+  void run(const std::byte* send, std::byte* recv) override {
+    const std::size_t total = total_bytes();
+    const Published mine{place_of(send, total, kHeaderBytes),
+                         place_of(recv, total, staging_recv_offset_)};
+    std::byte* own_segment = staging_.segment(node_comm_.rank());
+    if (mine.send.window == 0) {
+      const auto timed = phase("copy");
+      std::memcpy(own_segment + kHeaderBytes, send, total);
+    }
+    std::memcpy(own_segment, &mine, sizeof(mine));
+    node_sync();
+    for (std::size_t local = 0; local < peer_send_.size(); ++local) {
+      Published theirs{};
+      std::memcpy(&theirs, staging_.segment(static_cast<int>(local)), sizeof(theirs));
+      peer_send_[local] = address_of(theirs.send, static_cast<int>(local));
+      peer_recv_[local] = address_of(theirs.recv, static_cast<int>(local));
+    }
+    if (leader_id_ >= 0 && settings_.overlap) {
+      lead_overlapped(recv);
+    } else {
+      pull_intra(recv);
+      if (leader_id_ >= 0) lead_in_turn();
+    }
+    node_sync();
+    if (mine.recv.window == 0) {
+      const auto timed = phase("copy");
+      for (const RankRun& run : remote_runs_) {
+        const std::size_t offset = static_cast<std::size_t>(run.first_rank) * block_bytes_;
+        std::memcpy(recv + offset, own_segment + staging_recv_offset_ + offset,
+                    static_cast<std::size_t>(run.count) * block_bytes_);
+      }
+    }
+  }
+
+ private:
+  std::size_t total_bytes() const { return static_cast<std::size_t>(ranks_) * block_bytes_; }
+
+  void plan_messages(const std::vector<std::vector<int>>& leaders) {
+    const int nodes = static_cast<int>(members_.size());
+    const auto size_of = [&](int node) { return members_[static_cast<std::size_t>(node)].size(); };
+    const auto leader_rank = [&](int node) {
+      const auto n = static_cast<std::size_t>(node);
+      return members_[n]
+                     [static_cast<std::size_t>(leaders[n][static_cast<std::size_t>(leader_id_)])];
+    };
+    std::size_t out_blocks = 0, in_blocks = 0;
+    for (const int offset : schedule::served_offsets(leader_id_, settings_.leaders, nodes)) {
+      LeaderMessage message{};
+      message.target_node = (node_ + offset) % nodes;
+      message.source_node = (node_ - offset + nodes) % nodes;
+      message.to_rank = leader_rank(message.target_node);
+      message.from_rank = leader_rank(message.source_node);
+      message.out_offset = out_blocks;
+      message.out_blocks = size_of(node_) * size_of(message.target_node);
+      message.in_offset = in_blocks;
+      message.in_blocks = size_of(message.source_node) * size_of(node_);
+      if (std::max(message.out_blocks, message.in_blocks) > INT_MAX) {
+        throw UsageError(describe() + ": a node pair's message of more than INT_MAX blocks");
+      }
+      out_blocks += message.out_blocks;
+      in_blocks += message.in_blocks;
+      messages_.push_back(message);
+    }
+    outgoing_.resize(out_blocks * block_bytes_);
+    incoming_.resize(in_blocks * block_bytes_);
+    sends_ = mpi::RequestSet(messages_.size());
+    receives_ = mpi::RequestSet(messages_.size());
+  }
+
+  // Our buffer's place in a window allocate() made, or else `staging_offset` in our staging.
+  BufferPlace place_of(const std::byte* buffer, std::size_t bytes, std::size_t staging_offset) {
+    const auto address = reinterpret_cast<std::uintptr_t>(buffer);
+    for (const auto& weak : allocations_) {
+      const auto allocation = weak.lock();
+      if (!allocation) continue;
+      const int own = node_comm_.rank();
+      const auto base = reinterpret_cast<std::uintptr_t>(allocation->window.segment(own));
+      if (address >= base && address + bytes <= base + allocation->window.segment_bytes(own)) {
+        return {allocation->id, address - base};
+      }
+    }
+    return {0, staging_offset};
+  }
+
+  std::byte* address_of(const BufferPlace& place, int local) const {
+    if (place.window == 0) return staging_.segment(local) + place.offset;
+    for (const auto& weak : allocations_) {
+      const auto allocation = weak.lock();
+      if (allocation && allocation->id == place.window) {
+        return allocation->window.segment(local) + place.offset;
+      }
+    }
+    throw std::logic_error(describe() + ": a node peer runs on a buffer this rank has freed; " +
+                           "allocate() and free buffers on every rank in the same order");
+  }
+
+  // Our stores visible to the node and theirs to us (MPI-3 shared memory: sync, barrier, sync).
+  void node_sync() const {
+    const auto timed = phase("sync");
+    const auto sync_all = [&] {
+      staging_.sync();
+      for (const auto& weak : allocations_) {
+        if (const auto allocation = weak.lock()) allocation->window.sync();
+      }
+    };
+    sync_all();
+    mpi::check(MPI_Barrier(node_comm_.get()), "MPI_Barrier(node)");
+    sync_all();
+  }
+
+  void pull_intra(std::byte* recv) const {
+    const auto timed = phase("intra");
+    const std::vector<int>& node = members_[static_cast<std::size_t>(node_)];
+    for (std::size_t local = 0; local < node.size(); ++local) {
+      std::memcpy(block(recv, node[local], block_bytes_),
+                  block(peer_send_[local], rank_, block_bytes_), block_bytes_);
+    }
+  }
+
+  void gather(const LeaderMessage& message) {
+    const auto timed = phase("gather");
+    const std::vector<int>& target = members_[static_cast<std::size_t>(message.target_node)];
+    const std::vector<RankRun>& runs = runs_[static_cast<std::size_t>(message.target_node)];
+    std::byte* out = outgoing_.data() + message.out_offset * block_bytes_;
+    for (std::size_t local = 0; local < peer_send_.size(); ++local) {
+      for (const RankRun& run : runs) {
+        std::memcpy(
+            block(out, static_cast<int>(local * target.size()) + run.first_local, block_bytes_),
+            block(peer_send_[local], run.first_rank, block_bytes_),
+            static_cast<std::size_t>(run.count) * block_bytes_);
+      }
+    }
+  }
+
+  void scatter(const LeaderMessage& message) {
+    const auto timed = phase("scatter");
+    const std::vector<int>& source = members_[static_cast<std::size_t>(message.source_node)];
+    const std::byte* in = incoming_.data() + message.in_offset * block_bytes_;
+    const std::size_t ours = peer_recv_.size();
+    for (std::size_t local = 0; local < ours; ++local) {
+      for (std::size_t from = 0; from < source.size(); ++from) {
+        std::memcpy(block(peer_recv_[local], source[from], block_bytes_),
+                    block(in, static_cast<int>(from * ours + local), block_bytes_), block_bytes_);
+      }
+    }
+  }
+
+  void post_receive(const LeaderMessage& message) {
+    transfer_.irecv_blocks(incoming_.data() + message.in_offset * block_bytes_, message.from_rank,
+                           message.in_blocks, receives_.next());
+  }
+  void post_send(const LeaderMessage& message) {
+    transfer_.isend_blocks(outgoing_.data() + message.out_offset * block_bytes_, message.to_rank,
+                           message.out_blocks, sends_.next());
+  }
+
+  // mpml, nmpml: gather everything, exchange everything, scatter everything.
+  void lead_in_turn() {
+    for (const LeaderMessage& message : messages_)
+      gather(message);
+    {
+      const auto timed = phase("inter");
+      for (const LeaderMessage& message : messages_)
+        post_receive(message);
+      for (const LeaderMessage& message : messages_)
+        post_send(message);
+      receives_.wait_all();
+      sends_.wait_all();
+    }
+    for (const LeaderMessage& message : messages_)
+      scatter(message);
+  }
+
+  // onmpml: every copy overlaps the messages in flight; `inter` is the time left waiting.
+  void lead_overlapped(std::byte* recv) {
+    const auto timed = phase("overlapped");
+    for (const LeaderMessage& message : messages_)
+      post_receive(message);
+    for (const LeaderMessage& message : messages_) {
+      gather(message);
+      post_send(message);
+    }
+    pull_intra(recv);
+    for (;;) {
+      int arrived = -1;
+      {
+        const auto waiting = phase("inter");
+        arrived = receives_.wait_any();
+      }
+      if (arrived < 0) break;
+      scatter(messages_[static_cast<std::size_t>(arrived)]);
+    }
+    receives_.wait_all();
+    const auto waiting = phase("inter");
+    sends_.wait_all();
+  }
+
+  SharedLeaderSettings settings_;
+  std::size_t block_bytes_;
+  mpi::Comm node_comm_;
+  BlockTransfer transfer_;
+  int ranks_ = 1, rank_ = 0, node_ = 0, local_ = 0;
+  std::vector<std::vector<int>> members_;   // each node's ranks by local rank
+  std::vector<std::vector<RankRun>> runs_;  // the same as runs of consecutive ranks
+  std::vector<RankRun> remote_runs_;        // the ranks off our node
+  int leader_id_ = -1;                      // -1: not a leader
+  std::vector<LeaderMessage> messages_;     // one per served node offset
+  std::vector<std::byte> outgoing_, incoming_;
+  mpi::RequestSet sends_, receives_;
+  // Our segment: the published places, our staged send blocks, then (with other nodes) the
+  // staged receive blocks.
+  mpi::SharedWindow staging_;
+  std::size_t staging_recv_offset_ = 0;
+  std::vector<std::weak_ptr<SharedAllocation>> allocations_;
+  std::int64_t next_allocation_id_ = 1;
+  std::vector<const std::byte*> peer_send_;  // this run's send buffer of each node rank
+  std::vector<std::byte*> peer_recv_;
+};
+
+constexpr std::string_view kMpml = "mpml";
+constexpr std::string_view kNmpml = "nmpml";
+constexpr std::string_view kOnmpml = "onmpml";
+
+struct Resolved {
+  SharedLeaderSettings settings;
+  std::string refusal;
+};
+
+Resolved resolve(std::string_view name, const ExchangeProblem& problem, const Params& params) {
+  const Topology& topology = problem.topology;
+  const std::vector<int>& sizes = topology.node_sizes();
+  const int smallest_node = *std::min_element(sizes.begin(), sizes.end());
+  int domains = INT_MAX;
+  for (int node = 0; node < topology.node_count(); ++node)
+    domains = std::min(domains, topology.numa_domains_on(node));
+  const long fallback = std::clamp(domains, 1, smallest_node);
+  const long leaders = params.integer("leaders", fallback, 1, INT_MAX);
+  Resolved r{{name, name == kMpml ? Placement::first : Placement::numa_spread, name == kOnmpml,
+              static_cast<int>(leaders)},
+             ""};
+  if (leaders > smallest_node) {
+    r.refusal = std::string(name) + ": leaders=" + std::to_string(leaders) + " exceeds the " +
+                std::to_string(smallest_node) + " rank" + (smallest_node == 1 ? "" : "s") +
+                " of the smallest node; valid leaders: 1.." + std::to_string(smallest_node);
+  }
+  return r;
+}
+
+template <const std::string_view& kName>
+std::string shared_refusal(const ExchangeProblem& problem, const Params& params) {
+  return resolve(kName, problem, params).refusal;
+}
+
+template <const std::string_view& kName>
+std::unique_ptr<Exchange> make_shared_leaders(const ExchangeProblem& problem,
+                                              const Params& params) {
+  const Resolved r = resolve(kName, problem, params);
+  if (!r.refusal.empty()) throw UsageError(r.refusal);
+  return std::make_unique<SharedLeaderExchange>(problem, r.settings);
+}
+
+constexpr ParamInfo kLeaderParams[] = {
+    {"leaders", "NUMA domains per node, 1..the smallest node",
+     "leaders per node, each sending to and receiving from every L-th node offset"}};
+constexpr std::string_view kMpmlExamples[] = {"mpml", "mpml:leaders=1", "mpml:leaders=2"};
+constexpr std::string_view kNmpmlExamples[] = {"nmpml", "nmpml:leaders=1", "nmpml:leaders=2"};
+constexpr std::string_view kOnmpmlExamples[] = {"onmpml", "onmpml:leaders=1", "onmpml:leaders=2"};
+constexpr std::string_view kLayouts = "any; leaders fit in the smallest node";
+
+}  // namespace
+
+const ExchangeInfo kMpmlExchange = {
+    .name = kMpml,
+    .summary = "leaders 0..L-1 read node shared memory, one message per node pair",
+    .source = "seed onmpml-glex §5.2, Algorithms 2 and 3 (multi-port multi-leader)",
+    .layouts = kLayouts,
+    .params = kLeaderParams,
+    .examples = kMpmlExamples,
+    .refusal = shared_refusal<kMpml>,
+    .make = make_shared_leaders<kMpml>,
+};
+
+const ExchangeInfo kNmpmlExchange = {
+    .name = kNmpml,
+    .summary = "mpml with the leaders spread over the node's NUMA domains",
+    .source = "seed onmpml-glex §5.3, Algorithm 4 (NUMA-aware MPML)",
+    .layouts = kLayouts,
+    .params = kLeaderParams,
+    .examples = kNmpmlExamples,
+    .refusal = shared_refusal<kNmpml>,
+    .make = make_shared_leaders<kNmpml>,
+};
+
+const ExchangeInfo kOnmpmlExchange = {
+    .name = kOnmpml,
+    .summary = "nmpml that sends each message once gathered and scatters each on arrival",
+    .source = "seed onmpml-glex §5.4, Algorithm 5 (overlapped NMPML)",
+    .layouts = kLayouts,
+    .params = kLeaderParams,
+    .examples = kOnmpmlExamples,
+    .refusal = shared_refusal<kOnmpml>,
+    .make = make_shared_leaders<kOnmpml>,
+};
+
+}  // namespace a2afft::algorithms
