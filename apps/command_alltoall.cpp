@@ -37,6 +37,7 @@ struct AlltoallOptions {
   bool validate = false;
   bool radix_sweep = false;
   bool phases = false;
+  std::string buffers = "exchange";
   std::string json_path;
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
@@ -111,15 +112,25 @@ class AlltoallBenchmark {
   // Runs every exchange at one block size; appends a row per exchange.
   void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(topology_.size());
-    std::vector<std::byte> send(total_bytes), recv(total_bytes), reference;
-    verify::fill_send_blocks(send, topology_.rank(), topology_.size(), block_bytes);
+    std::vector<std::byte> heap_send(total_bytes), heap_recv(total_bytes), reference;
+    verify::fill_send_blocks(heap_send, topology_.rank(), topology_.size(), block_bytes);
     if (options_.validate) {
       reference.resize(total_bytes);
-      make_exchange("mpi", topology_, block_bytes)->run(send.data(), reference.data());
+      make_exchange("mpi", topology_, block_bytes)->run(heap_send.data(), reference.data());
     }
     for (const std::string& text : specs) {
       const Spec spec = parse_spec(text);
       auto plan = make_exchange(spec, ExchangeProblem{topology_, block_bytes});
+      // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
+      ExchangeBuffer plan_send, plan_recv;
+      std::span<std::byte> send = heap_send, recv = heap_recv;
+      if (options_.buffers == "exchange") {
+        plan_send = plan->allocate(total_bytes);
+        plan_recv = plan->allocate(total_bytes);
+        send = plan_send.span();
+        recv = plan_recv.span();
+        std::copy(heap_send.begin(), heap_send.end(), send.begin());
+      }
       Row row;
       row.block_bytes = block_bytes;
       row.spec = text;
@@ -260,6 +271,7 @@ void write_json(const std::string& path, const report::RunContext& context,
                                     {{"iterations", options.iterations},
                                      {"warmup", options.warmup},
                                      {"validate", options.validate},
+                                     {"buffers", options.buffers},
                                      {"time", "max over ranks of each run"}}},
                                    {"results", results}};
   std::ofstream out(path);
@@ -307,6 +319,8 @@ int run_alltoall(const AlltoallOptions& options) {
     report::print_context(std::cout, context);
     std::cout << "# " << options.iterations << " timed runs after " << options.warmup
               << " warm-up runs; a run's time is the max over ranks"
+              << "; buffers: " << options.buffers
+              << (options.buffers == "exchange" ? " (each plan's allocate())" : "")
               << (options.phases ? "; phase columns: median over runs of each phase's max over "
                                    "ranks (phases overlap waits, so they need not add up)"
                                  : "")
@@ -359,6 +373,13 @@ Runner add_alltoall(CLI::App& app) {
   command->add_flag("--phases", options->phases,
                     "Also show each exchange's phases (gather, inter, intra, scatter, repack, ...) "
                     "as columns: median over runs of the max over ranks");
+  command
+      ->add_option("--buffers", options->buffers,
+                   "Where send and receive buffers live: 'exchange' = each plan's allocate() "
+                   "(node shared memory for mpml/nmpml/onmpml, so they copy nothing extra), "
+                   "'heap' = ordinary memory, as a plain MPI_Alltoall caller has it")
+      ->check(CLI::IsMember({"exchange", "heap"}))
+      ->capture_default_str();
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   options->layout.add_to(*command);
   return [options] { return run_alltoall(*options); };
