@@ -167,11 +167,13 @@ class SharedLeaderExchange final : public Exchange {
       peer_send_[local] = address_of(theirs.send, static_cast<int>(local));
       peer_recv_[local] = address_of(theirs.recv, static_cast<int>(local));
     }
-    if (leader_id_ >= 0 && settings_.overlap) {
+    // A leader with no node offset to serve (one node, or more leaders than other nodes) only
+    // pulls its own blocks, like every other rank.
+    if (!messages_.empty() && settings_.overlap) {
       lead_overlapped(recv);
     } else {
       pull_intra(recv);
-      if (leader_id_ >= 0) lead_in_turn();
+      if (!messages_.empty()) lead_in_turn();
     }
     node_sync();
     if (mine.recv.window == 0) {
