@@ -1,29 +1,36 @@
 // `a2afft model`: K, D, bytes, inter-node messages and alpha-beta time of each algorithm for
 // any P (up to 10^6) without running anything: the seed's Fig. 4 and §III-A as a tool.
 
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "commands.hpp"
 #include "error.hpp"
 #include "options.hpp"
 #include "report/text_table.hpp"
 #include "schedule/cost_model.hpp"
+#include "schedule/factor.hpp"
 #include "schedule/tra.hpp"
+#include "topology/layout.hpp"
 
 namespace a2afft::commands {
 namespace {
 
 constexpr long kMaxRanks = 1000000;
+// The flat factor schedule is counted pair by pair, P^2 work, up to this P.
+constexpr long kFactorCountRanks = 8192;
 // Beyond this many radices the sweep samples them geometrically (always keeping the knee).
 constexpr long kWholeSweepRanks = 65536;
 
 struct ModelOptions {
   long ranks = 0;
   long ranks_per_node = 1;
+  std::string node_sizes;  // uneven nodes, for the factor table
   std::string block_bytes = "1K";
   long radix = 0;  // 0: ceil(sqrt P)
   long intra_radix = 0;
@@ -55,6 +62,59 @@ nlohmann::json to_json(const schedule::ModelResult& result) {
           {"bytes_per_rank", result.bytes_per_rank},
           {"inter_node_messages_per_node", result.inter_node_messages_per_node},
           {"seconds", result.seconds}};
+}
+
+// The factor algorithms on nodes of `sizes` (ranks numbered node by node): steps, and how often
+// a node's network port is busy. factor-hier's counts are Theorem 1's closed forms (the unit
+// tests check them against its simulated schedule); factor's are counted.
+struct FactorRow {
+  std::string algorithm;
+  long steps = 0;
+  long fewest_inter_node_steps = 0, most_inter_node_steps = 0;  // over nodes
+  long most_off_node_at_once = 0;  // a node's ranks talking off-node in one step, at most
+  bool counted = true;
+};
+
+std::vector<FactorRow> factor_rows(const std::vector<int>& sizes) {
+  const long ranks = std::accumulate(sizes.begin(), sizes.end(), 0L);
+  std::vector<FactorRow> rows(2);
+  FactorRow& flat = rows[0];
+  flat.algorithm = "factor";
+  flat.steps = schedule::factor_rounds(static_cast<int>(ranks));
+  flat.counted = ranks <= kFactorCountRanks;
+  if (flat.counted) {
+    std::vector<int> node_of;
+    for (std::size_t node = 0; node < sizes.size(); ++node)
+      node_of.insert(node_of.end(), static_cast<std::size_t>(sizes[node]), static_cast<int>(node));
+    std::vector<long> busy_steps(sizes.size(), 0);
+    std::vector<long> talking(sizes.size(), 0);
+    for (int round = 0; round < flat.steps; ++round) {
+      std::fill(talking.begin(), talking.end(), 0);
+      for (int rank = 0; rank < ranks; ++rank) {
+        const int partner = schedule::factor_partner(round, rank, static_cast<int>(ranks));
+        const int node = node_of[static_cast<std::size_t>(rank)];
+        if (node_of[static_cast<std::size_t>(partner)] != node)
+          ++talking[static_cast<std::size_t>(node)];
+      }
+      for (std::size_t node = 0; node < sizes.size(); ++node) {
+        if (talking[node] > 0) ++busy_steps[node];
+        flat.most_off_node_at_once = std::max(flat.most_off_node_at_once, talking[node]);
+      }
+    }
+    flat.fewest_inter_node_steps = *std::min_element(busy_steps.begin(), busy_steps.end());
+    flat.most_inter_node_steps = *std::max_element(busy_steps.begin(), busy_steps.end());
+  }
+  FactorRow& clustered = rows[1];
+  clustered.algorithm = "factor-hier";
+  clustered.steps = schedule::clustered_steps(sizes);
+  clustered.fewest_inter_node_steps = LONG_MAX;
+  for (int node = 0; node < static_cast<int>(sizes.size()); ++node) {
+    const long steps = schedule::clustered_inter_node_steps(sizes, node);
+    clustered.fewest_inter_node_steps = std::min(clustered.fewest_inter_node_steps, steps);
+    clustered.most_inter_node_steps = std::max(clustered.most_inter_node_steps, steps);
+  }
+  clustered.most_off_node_at_once = sizes.size() > 1 ? 1 : 0;
+  return rows;
 }
 
 std::vector<long> sweep_radices(long ranks) {
@@ -89,6 +149,15 @@ int run_model(const ModelOptions& options) {
   const long ranks = options.ranks;
   const long per_node = options.ranks_per_node;
   const long nodes = ranks / per_node;
+  std::vector<int> node_sizes(static_cast<std::size_t>(nodes), static_cast<int>(per_node));
+  if (!options.node_sizes.empty()) {
+    node_sizes = parse_node_sizes({"--node-sizes", options.node_sizes});
+    const long sum = std::accumulate(node_sizes.begin(), node_sizes.end(), 0L);
+    if (sum != ranks) {
+      throw UsageError("--node-sizes=" + options.node_sizes + " adds up to " + std::to_string(sum) +
+                       " ranks, but -P=" + std::to_string(ranks));
+    }
+  }
   check_radix("--radix", options.radix, ranks, "a tra");
   check_radix("--r1", options.intra_radix, per_node, "an intra-node");
   check_radix("--r2", options.inter_radix, nodes, "an inter-node");
@@ -114,8 +183,12 @@ int run_model(const ModelOptions& options) {
       schedule::model_direct(inputs, "pairwise, nonblocking, factor")};
   results[1].algorithm = "bruck (tra radix=2)";
 
-  std::cout << "# a2afft model: P=" << ranks << ", Q=" << per_node << " ranks per node (N=" << nodes
-            << " nodes), block " << inputs.block_bytes << " B\n"
+  const bool uneven = !options.node_sizes.empty();
+  std::cout << "# a2afft model: P=" << ranks << ", "
+            << (uneven ? "nodes of " + options.node_sizes + " ranks"
+                       : "Q=" + std::to_string(per_node) +
+                             " ranks per node (N=" + std::to_string(nodes) + " nodes)")
+            << ", block " << inputs.block_bytes << " B\n"
             << "# alpha-beta per message: intra-node " << fixed(options.alpha_intra_us) << " us + "
             << fixed(options.beta_intra_ns, "%.3f") << " ns/B, inter-node "
             << fixed(options.alpha_inter_us) << " us + " << fixed(options.beta_inter_ns, "%.3f")
@@ -132,7 +205,38 @@ int run_model(const ModelOptions& options) {
                    std::to_string(result.inter_node_messages_per_node),
                    fixed(result.seconds * 1e6)});
   }
-  table.print(std::cout);
+  // The alpha-beta table assumes equal nodes; on uneven ones only the factor table applies.
+  if (!uneven) table.print(std::cout);
+
+  const std::vector<FactorRow> factor = factor_rows(node_sizes);
+  std::cout << (uneven ? "" : "\n")
+            << "# factor algorithms: steps, and steps in which a node sends off-node (over nodes, "
+               "fewest-most)"
+            << (factor[0].counted
+                    ? ""
+                    : "; factor is counted only up to P = " + std::to_string(kFactorCountRanks))
+            << '\n';
+  report::TextTable factor_table({{"algorithm"},
+                                  {"steps", true},
+                                  {"inter-node steps per node", true},
+                                  {"off-node ranks at once", true}});
+  nlohmann::json factor_json = nlohmann::json::array();
+  for (const FactorRow& row : factor) {
+    const std::string busy = !row.counted ? "-"
+                             : row.fewest_inter_node_steps == row.most_inter_node_steps
+                                 ? std::to_string(row.most_inter_node_steps)
+                                 : std::to_string(row.fewest_inter_node_steps) + "-" +
+                                       std::to_string(row.most_inter_node_steps);
+    factor_table.add_row({row.algorithm, std::to_string(row.steps), busy,
+                          row.counted ? std::to_string(row.most_off_node_at_once) : "-"});
+    nlohmann::json item = {{"algorithm", row.algorithm}, {"steps", row.steps}};
+    if (row.counted) {
+      item["inter_node_steps_per_node"] = {row.fewest_inter_node_steps, row.most_inter_node_steps};
+      item["most_off_node_ranks_at_once"] = row.most_off_node_at_once;
+    }
+    factor_json.push_back(item);
+  }
+  factor_table.print(std::cout);
 
   nlohmann::json sweep = nlohmann::json::array();
   if (options.radix_sweep) {
@@ -168,6 +272,7 @@ int run_model(const ModelOptions& options) {
           {"alpha_inter_seconds", inputs.inter.alpha_seconds},
           {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte}}},
         {"algorithms", algorithms},
+        {"factor", factor_json},
         {"radix_sweep", sweep}};
     std::ofstream out(options.json_path);
     out << document.dump(2) << '\n';
@@ -189,6 +294,11 @@ Runner add_model(CLI::App& app) {
       ->capture_default_str();
   command->add_option("--block-bytes", options->block_bytes, "Bytes per block, e.g. 64 or 4K")
       ->capture_default_str();
+  command
+      ->add_option("--node-sizes", options->node_sizes,
+                   "Uneven nodes, e.g. 1,2,3 (must add up to P): only the factor table, which "
+                   "handles them")
+      ->excludes("-Q");
   command->add_option("--radix", options->radix, "tra radix, 2..P (default ceil(sqrt P))");
   command->add_option("--r1", options->intra_radix, "tra2 intra-node radix (default ceil(sqrt Q))");
   command->add_option("--r2", options->inter_radix, "tra2 inter-node radix (default N)");

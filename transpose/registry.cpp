@@ -17,13 +17,21 @@ namespace {
 
 // The one table of backends. A new backend adds its row here and nowhere else.
 constexpr std::array kExchanges = {
-    &algorithms::kVendorExchange,        &algorithms::kPairwiseExchange,
-    &algorithms::kNonblockingExchange,   &algorithms::kFactorExchange,
-    &algorithms::kTraExchange,           &algorithms::kBruckExchange,
-    &algorithms::kTra2Exchange,          &algorithms::kHierarchicalExchange,
-    &algorithms::kMultileaderExchange,   &algorithms::kNodeAwareExchange,
-    &algorithms::kLocalityAwareExchange, &algorithms::kMultileaderNodeAwareExchange,
-    &algorithms::kMpmlExchange,          &algorithms::kNmpmlExchange,
+    &algorithms::kVendorExchange,
+    &algorithms::kPairwiseExchange,
+    &algorithms::kNonblockingExchange,
+    &algorithms::kFactorExchange,
+    &algorithms::kFactorHierExchange,
+    &algorithms::kTraExchange,
+    &algorithms::kBruckExchange,
+    &algorithms::kTra2Exchange,
+    &algorithms::kHierarchicalExchange,
+    &algorithms::kMultileaderExchange,
+    &algorithms::kNodeAwareExchange,
+    &algorithms::kLocalityAwareExchange,
+    &algorithms::kMultileaderNodeAwareExchange,
+    &algorithms::kMpmlExchange,
+    &algorithms::kNmpmlExchange,
     &algorithms::kOnmpmlExchange,
 };
 

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+#include <random>
+#include <string>
 #include <vector>
 
 #include "schedule/direct.hpp"
@@ -63,6 +67,109 @@ TEST(ShiftedSchedule, each_step_is_a_permutation_that_inverts) {
       for (int count : hits)
         ASSERT_EQ(count, 1);
     }
+  }
+}
+
+// ClusteredAllToAll simulated for every rank in one process. Returns "" or what is wrong.
+std::string check_clustered(const std::vector<int>& sizes) {
+  const int nodes = static_cast<int>(sizes.size());
+  std::vector<int> first_rank(sizes.size() + 1, 0);
+  for (int n = 0; n < nodes; ++n)
+    first_rank[n + 1] = first_rank[n] + sizes[n];
+  const int ranks = first_rank.back();
+  const auto rank_of = [&](int node, int local) { return first_rank[node] + local; };
+  std::vector<std::vector<ClusteredOp>> ops(ranks);
+  for (int n = 0; n < nodes; ++n) {
+    for (int l = 0; l < sizes[n]; ++l)
+      ops[rank_of(n, l)] = clustered_ops(sizes, n, l);
+  }
+  std::vector<int> delivered(static_cast<std::size_t>(ranks) * ranks, 0);
+  long last_step = -1;
+  // (step, node) -> ranks of the node exchanging with another node in that step
+  std::map<std::pair<long, int>, int> inter_node_talkers;
+  std::vector<long> inter_node_steps(nodes, 0);
+  for (int n = 0; n < nodes; ++n) {
+    for (int l = 0; l < sizes[n]; ++l) {
+      const int me = rank_of(n, l);
+      long previous = -1;
+      for (const ClusteredOp& op : ops[me]) {
+        if (op.step <= previous) return "rank " + std::to_string(me) + ": steps out of order";
+        previous = op.step;
+        last_step = std::max(last_step, op.step);
+        const int peer = rank_of(op.peer_node, op.peer_local);
+        // The partner does the matching half in the same step.
+        const ClusteredOp::Kind expected = op.kind == ClusteredOp::send      ? ClusteredOp::receive
+                                           : op.kind == ClusteredOp::receive ? ClusteredOp::send
+                                                                             : op.kind;
+        const bool matched = std::find(ops[peer].begin(), ops[peer].end(),
+                                       ClusteredOp{op.step, expected, n, l}) != ops[peer].end();
+        if (!matched)
+          return "rank " + std::to_string(me) + ": unmatched step " + std::to_string(op.step);
+        if (op.kind == ClusteredOp::copy && peer != me) return "copy to another rank";
+        if (op.kind != ClusteredOp::receive) ++delivered[me * ranks + peer];
+        if (op.kind == ClusteredOp::exchange) {
+          if (op.peer_node == n) return "an exchange inside a node";
+          if (++inter_node_talkers[{op.step, n}] > 1) {
+            return "node " + std::to_string(n) + " has two ranks off-node in step " +
+                   std::to_string(op.step);
+          }
+          ++inter_node_steps[n];
+        }
+      }
+    }
+  }
+  for (int i = 0; i < ranks * ranks; ++i) {
+    if (delivered[i] != 1) {
+      return "message " + std::to_string(i / ranks) + "->" + std::to_string(i % ranks) +
+             " delivered " + std::to_string(delivered[i]) + " times";
+    }
+  }
+  const int largest = *std::max_element(sizes.begin(), sizes.end());
+  if (last_step + 1 != static_cast<long>(largest) * ranks ||
+      clustered_steps(sizes) != static_cast<long>(largest) * ranks) {
+    return "took " + std::to_string(last_step + 1) + " steps, Theorem 1 says " +
+           std::to_string(static_cast<long>(largest) * ranks);
+  }
+  for (int n = 0; n < nodes; ++n) {
+    if (inter_node_steps[n] != clustered_inter_node_steps(sizes, n)) {
+      return "node " + std::to_string(n) + " talks off-node in " +
+             std::to_string(inter_node_steps[n]) + " steps";
+    }
+  }
+  return "";
+}
+
+std::string describe(const std::vector<int>& sizes) {
+  std::string text;
+  for (int size : sizes)
+    text += (text.empty() ? "" : "+") + std::to_string(size);
+  return text;
+}
+
+TEST(ClusteredSchedule, equal_organ_pipe_and_the_papers_1_2_3) {
+  for (const std::vector<int>& sizes : std::vector<std::vector<int>>{{1},
+                                                                     {4},
+                                                                     {2, 2},
+                                                                     {3, 3, 3},
+                                                                     {4, 4, 4, 4},
+                                                                     {1, 2, 3, 4, 3, 2, 1},
+                                                                     {1, 2, 3},
+                                                                     {3, 1},
+                                                                     {2, 2, 1, 3}}) {
+    EXPECT_EQ(check_clustered(sizes), "") << describe(sizes);
+  }
+  // Fig. 3's layout: the last rank of the largest node talks in the last phase's last step.
+  EXPECT_EQ(clustered_ops({1, 2, 3}, 2, 2).back().step + 1, clustered_steps({1, 2, 3}));
+  EXPECT_EQ(clustered_steps({1, 2, 3}), 18);
+}
+
+TEST(ClusteredSchedule, random_layouts_of_up_to_8_nodes_of_1_to_8_ranks) {
+  std::mt19937 random(20261121);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<int> sizes(1 + random() % 8);
+    for (int& size : sizes)
+      size = 1 + static_cast<int>(random() % 8);
+    ASSERT_EQ(check_clustered(sizes), "") << describe(sizes);
   }
 }
 

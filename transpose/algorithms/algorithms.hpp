@@ -11,6 +11,7 @@ extern const ExchangeInfo kVendorExchange;                // vendor.cpp
 extern const ExchangeInfo kPairwiseExchange;              // direct.cpp
 extern const ExchangeInfo kNonblockingExchange;           // direct.cpp
 extern const ExchangeInfo kFactorExchange;                // factor.cpp
+extern const ExchangeInfo kFactorHierExchange;            // factor.cpp
 extern const ExchangeInfo kTraExchange;                   // tra.cpp
 extern const ExchangeInfo kBruckExchange;                 // tra.cpp
 extern const ExchangeInfo kTra2Exchange;                  // tra.cpp

@@ -25,6 +25,18 @@ void BlockTransfer::sendrecv_blocks(const std::byte* outgoing, int destination, 
              "MPI_Sendrecv");
 }
 
+void BlockTransfer::send(const std::byte* send, int destination) const {
+  mpi::check(MPI_Send(block(send, destination, block_bytes_), 1, block_type_.get(), destination,
+                      kTag, comm_.get()),
+             "MPI_Send");
+}
+
+void BlockTransfer::recv(std::byte* recv, int source) const {
+  mpi::check(MPI_Recv(block(recv, source, block_bytes_), 1, block_type_.get(), source, kTag,
+                      comm_.get(), MPI_STATUS_IGNORE),
+             "MPI_Recv");
+}
+
 void BlockTransfer::isend_blocks(const std::byte* outgoing, int destination, std::size_t blocks,
                                  MPI_Request* request) const {
   mpi::check(MPI_Isend(outgoing, static_cast<int>(blocks), block_type_.get(), destination, kTag,

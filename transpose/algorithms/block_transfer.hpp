@@ -38,6 +38,10 @@ class BlockTransfer {
   /// Sends `blocks` contiguous blocks from `outgoing` and receives as many into `incoming`.
   void sendrecv_blocks(const std::byte* outgoing, int destination, std::byte* incoming, int source,
                        std::size_t blocks) const;
+  /// One way: block `destination` of `send` to rank `destination`; block `source` of `recv`
+  /// from rank `source`.
+  void send(const std::byte* send, int destination) const;
+  void recv(std::byte* recv, int source) const;
   /// Block `destination` of `send` to rank `destination`, and block `source` of `recv` from it.
   void isend(const std::byte* send, int destination, MPI_Request* request) const {
     isend_blocks(block(send, destination, block_bytes_), destination, 1, request);

@@ -1,11 +1,15 @@
-// factor: the 1-factor all-to-all, one bidirectional exchange per round.
+// factor and factor-hier: the 1-factor all-to-alls of Sanders & Träff.
 //
-// Source: seed hierarchical-factor-alltoall §2 (Sanders & Träff), Lemma 1 and Figure 1.
-// Steps: the complete graph with self-loops splits into P 1-factors; in round i rank u pairs
+// Source: seed hierarchical-factor-alltoall §2 (Lemma 1, Fig. 1) and §3 (Fig. 2, Theorem 1).
+// factor: the complete graph with self-loops splits into P 1-factors; in round i rank u pairs
 //   with v = (i - u) mod P and the two swap blocks with one MPI_Sendrecv (a self-loop is a
 //   local copy). For even P the self-loops are concentrated into one local round, so P-1
-//   rounds communicate. The schedule lives in schedule/factor.
-// Cost: (P-1)(alpha + b*beta) with every round a perfect matching (single-ported optimal).
+//   rounds communicate. Cost: (P-1)(alpha + b beta), every round a perfect matching.
+// factor-hier (ClusteredAllToAll): nodes of any sizes, single-ported. Phases over the nodes
+//   still active, rounds over their 1-factors with self-loops, and in each node pair one rank
+//   per node talks per step (two-way between nodes, one-way inside a node). Cost: Theorem 1,
+//   max_U size(U) * P steps of alpha + b beta, of which size(U)(P - size(U)) cross node U's
+//   port. Both schedules live in schedule/factor.
 // Parameters: none.
 
 #include "schedule/factor.hpp"
@@ -46,7 +50,64 @@ class FactorExchange final : public Exchange {
   std::vector<int> partners_;
 };
 
+// ClusteredAllToAll: this rank's steps, in order, with the partner's rank.
+class FactorHierExchange final : public Exchange {
+ public:
+  explicit FactorHierExchange(const ExchangeProblem& problem)
+      : transfer_(problem.topology.comm(), problem.block_bytes) {
+    const Topology& topology = problem.topology;
+    std::vector<std::vector<int>> members(static_cast<std::size_t>(topology.node_count()));
+    for (int rank = 0; rank < topology.size(); ++rank)
+      members[static_cast<std::size_t>(topology.node_of(rank))].push_back(rank);
+    for (const schedule::ClusteredOp& op :
+         schedule::clustered_ops(topology.node_sizes(), topology.node(), topology.local_rank())) {
+      const int peer =
+          members[static_cast<std::size_t>(op.peer_node)][static_cast<std::size_t>(op.peer_local)];
+      steps_.push_back({op.kind, peer});
+    }
+  }
+
+  std::string describe() const override { return "factor-hier"; }
+
+  void run(const std::byte* send, std::byte* recv) override {
+    for (const Step& step : steps_) {
+      switch (step.kind) {
+        case schedule::ClusteredOp::exchange: {
+          const auto timed = phase("inter");
+          transfer_.sendrecv(send, step.peer, recv, step.peer);
+          break;
+        }
+        case schedule::ClusteredOp::send: {
+          const auto timed = phase("intra");
+          transfer_.send(send, step.peer);
+          break;
+        }
+        case schedule::ClusteredOp::receive: {
+          const auto timed = phase("intra");
+          transfer_.recv(recv, step.peer);
+          break;
+        }
+        case schedule::ClusteredOp::copy: {
+          const auto timed = phase("copy");
+          transfer_.copy_own(send, recv);
+          break;
+        }
+      }
+    }
+  }
+
+ private:
+  struct Step {
+    schedule::ClusteredOp::Kind kind;
+    int peer;
+  };
+
+  BlockTransfer transfer_;
+  std::vector<Step> steps_;
+};
+
 constexpr std::string_view kExamples[] = {"factor"};
+constexpr std::string_view kHierExamples[] = {"factor-hier"};
 
 }  // namespace
 
@@ -59,6 +120,17 @@ const ExchangeInfo kFactorExchange = {
     .examples = kExamples,
     .refusal = nullptr,
     .make = make_plan<FactorExchange>,
+};
+
+const ExchangeInfo kFactorHierExchange = {
+    .name = "factor-hier",
+    .summary = "ClusteredAllToAll: factor over nodes of any sizes, one rank per node talks at once",
+    .source = "seed hierarchical-factor §3, Fig. 2 and Theorem 1",
+    .layouts = "any, uneven nodes included",
+    .params = {},
+    .examples = kHierExamples,
+    .refusal = nullptr,
+    .make = make_plan<FactorHierExchange>,
 };
 
 }  // namespace a2afft::algorithms

@@ -1,5 +1,9 @@
 #include "schedule/factor.hpp"
 
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
 namespace a2afft::schedule {
 namespace {
 
@@ -32,6 +36,81 @@ std::vector<int> factor_partners(int rank, int ranks) {
     partners.push_back(factor_partner(round, rank, ranks));
   }
   return partners;
+}
+
+}  // namespace a2afft::schedule
+
+namespace a2afft::schedule {
+
+std::vector<ClusteredOp> clustered_ops(const std::vector<int>& node_sizes, int node, int local) {
+  const auto size_of = [&](int n) { return node_sizes[static_cast<std::size_t>(n)]; };
+  std::vector<int> active(node_sizes.size());
+  std::iota(active.begin(), active.end(), 0);
+  std::sort(active.begin(), active.end(),
+            [&](int a, int b) { return std::pair(size_of(a), a) < std::pair(size_of(b), b); });
+  const int largest = active.empty() ? 0 : size_of(active.back());
+  std::vector<ClusteredOp> ops;
+  long phase_start = 0;
+  int done = 0;
+  while (!active.empty()) {
+    const int current = size_of(active.front());
+    const int count = static_cast<int>(active.size());
+    const auto found = std::find(active.begin(), active.end(), node);
+    if (found == active.end()) break;  // our node has sent and received everything
+    const int mine = static_cast<int>(found - active.begin());
+    const int ranks_this_phase = current - done;
+    // Every round lasts as long as the pair holding a largest node: (current - done) * largest.
+    const long round_steps = static_cast<long>(ranks_this_phase) * largest;
+    for (int round = 0; round < count; ++round) {
+      const long start = phase_start + round * round_steps;
+      const int partner = mod(static_cast<long>(round) - mine, count);
+      const int first = active[static_cast<std::size_t>(std::min(mine, partner))];
+      const int second = active[static_cast<std::size_t>(std::max(mine, partner))];
+      const int second_size = size_of(second);
+      const auto step_of = [&](int u, int v) {
+        return start + static_cast<long>(u - done) * second_size + v;
+      };
+      if (first == second) {  // inside our node: u sends to every v, one way
+        for (int u = done; u < current; ++u) {
+          for (int v = 0; v < second_size; ++v) {
+            if (u == local && v == local) {
+              ops.push_back({step_of(u, v), ClusteredOp::copy, node, v});
+            } else if (u == local) {
+              ops.push_back({step_of(u, v), ClusteredOp::send, node, v});
+            } else if (v == local) {
+              ops.push_back({step_of(u, v), ClusteredOp::receive, node, u});
+            }
+          }
+        }
+      } else if (node == first && local >= done && local < current) {
+        for (int v = 0; v < second_size; ++v)
+          ops.push_back({step_of(local, v), ClusteredOp::exchange, second, v});
+      } else if (node == second) {
+        for (int u = done; u < current; ++u)
+          ops.push_back({step_of(u, local), ClusteredOp::exchange, first, u});
+      }
+    }
+    phase_start += count * round_steps;
+    done = current;
+    std::erase_if(active, [&](int n) { return size_of(n) == done; });
+  }
+  return ops;
+}
+
+long clustered_steps(const std::vector<int>& node_sizes) {
+  long ranks = 0;
+  int largest = 0;
+  for (const int size : node_sizes) {
+    ranks += size;
+    largest = std::max(largest, size);
+  }
+  return largest * ranks;
+}
+
+long clustered_inter_node_steps(const std::vector<int>& node_sizes, int node) {
+  const long ranks = std::accumulate(node_sizes.begin(), node_sizes.end(), 0L);
+  const long size = node_sizes[static_cast<std::size_t>(node)];
+  return size * (ranks - size);
 }
 
 }  // namespace a2afft::schedule

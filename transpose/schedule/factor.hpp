@@ -19,3 +19,34 @@ int factor_partner(int round, int rank, int ranks);
 std::vector<int> factor_partners(int rank, int ranks);
 
 }  // namespace a2afft::schedule
+
+// ClusteredAllToAll, the hierarchical factor algorithm (seed §3, Fig. 2, Theorem 1), for nodes
+// of any sizes. Nodes are ordered by size, then id (the seed's U < V). Phase k runs over the
+// active nodes A (those with more than `done` ranks), `current` = the smallest active size;
+// round i of the phase pairs active node a with (i - a) mod |A| (a 1-factor with self-loops);
+// in a pair U <= V each rank u of U with done <= l(u) < current talks to every rank v of V, one
+// per step: a two-way exchange when U != V, a one-way send u -> v inside a node. A node is in
+// one pair per round and one of its ranks talks per step: single-ported nodes.
+namespace a2afft::schedule {
+
+/// One step of ClusteredAllToAll as one rank does it.
+struct ClusteredOp {
+  enum Kind { exchange, send, receive, copy };
+  long step;  // global step number, from 0
+  Kind kind;
+  int peer_node;
+  int peer_local;
+  bool operator==(const ClusteredOp&) const = default;
+};
+
+/// The steps of rank `local` of `node`, in step order. `node_sizes` may differ.
+std::vector<ClusteredOp> clustered_ops(const std::vector<int>& node_sizes, int node, int local);
+
+/// Theorem 1: the number of steps is the most messages a node sends, max size(U) * P.
+long clustered_steps(const std::vector<int>& node_sizes);
+
+/// Steps in which a rank of `node` exchanges with another node: size(U) * (P - size(U)), one
+/// per pair of its ranks with a rank elsewhere (each exchange carries both directions).
+long clustered_inter_node_steps(const std::vector<int>& node_sizes, int node);
+
+}  // namespace a2afft::schedule
