@@ -12,6 +12,12 @@
 
 namespace a2afft::commands {
 
+std::vector<Subcommand> add_subcommands(CLI::App& app) {
+  return {{"list", add_list(app)},         {"topology", add_topology(app)},
+          {"alltoall", add_alltoall(app)}, {"model", add_model(app)},
+          {"fft3d", add_fft3d(app)},       {"fft1d", add_fft1d(app)}};
+}
+
 bool is_printing_rank() {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -51,12 +57,8 @@ int main(int argc, char** argv) {
       "a2afft");
   app.require_subcommand(1);
   app.set_version_flag("--version", A2AFFT_VERSION);
-  const commands::Runner list = commands::add_list(app);
-  const commands::Runner topology = commands::add_topology(app);
-  const commands::Runner alltoall = commands::add_alltoall(app);
-  const commands::Runner model = commands::add_model(app);
-  const commands::Runner fft3d = commands::add_fft3d(app);
-  const commands::Runner fft1d = commands::add_fft1d(app);
+  std::vector<commands::Subcommand> subcommands = commands::add_subcommands(app);
+  subcommands.push_back({"run", commands::add_run(app)});
 
   try {
     app.parse(argc, argv);
@@ -68,12 +70,10 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (app.got_subcommand("list")) return list();
-    if (app.got_subcommand("topology")) return topology();
-    if (app.got_subcommand("model")) return model();
-    if (app.got_subcommand("fft3d")) return fft3d();
-    if (app.got_subcommand("fft1d")) return fft1d();
-    return alltoall();
+    for (const auto& [name, runner] : subcommands) {
+      if (app.got_subcommand(name)) return runner();
+    }
+    return 0;
   } catch (const UsageError& error) {
     return report_error(error.what());
   } catch (const std::exception& error) {

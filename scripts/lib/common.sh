@@ -20,6 +20,7 @@ A2AFFT_PACKAGES=(
   "libgtest-dev:/usr/include/gtest/gtest.h"
   "libcli11-dev:/usr/include/CLI/CLI.hpp"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
+  "libtomlplusplus-dev:/usr/include/toml++/toml.h"
 )
 
 a2afft_install_missing() {

@@ -1,0 +1,109 @@
+#include "deck.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "error.hpp"
+
+namespace a2afft::deck {
+namespace {
+
+using Args = std::vector<std::string>;
+
+// The message of the UsageError that parsing `text` throws, or "" when it parses.
+std::string error_of(const std::string& text) {
+  try {
+    parse_deck(text, "deck.toml");
+  } catch (const UsageError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(Deck, runs_expand_to_the_commands_they_stand_for) {
+  const Study study = parse_deck(R"(
+[study]
+name = "mine"
+
+[[run]]
+kind = "alltoall"
+exchanges = ["mpi", "tra:radix=4,rotation=copied"]
+sizes = [16, "4K"]
+validate = true
+radix_sweep = false
+iters = 7
+
+[[run]]
+kind = "fft3d"
+name = "cubes"
+sizes = ["32", 64]
+grids = ["2x1", "1x2"]
+engines = ["a2afft", "fftw-mpi"]
+node_sizes = [1, 1]
+)",
+                                 "study.toml");
+  EXPECT_EQ(study.name, "mine");
+  EXPECT_EQ(study.output, "results/study");
+  ASSERT_EQ(study.invocations.size(), 5u);
+  const Invocation& first = study.invocations[0];
+  EXPECT_EQ(first.run, 1);
+  EXPECT_EQ(first.line, 5);
+  EXPECT_EQ(first.label, "alltoall 1");
+  EXPECT_EQ(first.args, (Args{"alltoall", "-x", "mpi", "-x", "tra:radix=4,rotation=copied",
+                              "--iters", "7", "--sizes", "16,4K", "--validate"}));
+  // Every combination of the expanded keys (sizes x grids), the rest shared.
+  EXPECT_EQ(study.invocations[1].args, (Args{"fft3d", "--grid", "2x1", "--size", "32", "--engine",
+                                             "a2afft,fftw-mpi", "--node-sizes", "1,1"}));
+  EXPECT_EQ(study.invocations[4].args[2], "1x2");
+  EXPECT_EQ(study.invocations[4].args[4], "64");
+  EXPECT_EQ(study.invocations[4].label, "cubes");
+  EXPECT_EQ(study.invocations[4].line, 13);
+  EXPECT_EQ(first.command_line(),
+            "a2afft alltoall -x mpi -x tra:radix=4,rotation=copied --iters 7 --sizes 16,4K "
+            "--validate");
+}
+
+TEST(Deck, mistakes_name_file_line_and_what_is_valid) {
+  EXPECT_NE(error_of("[[run]]\nkind = \"fft3d\"\niter = 5\n")
+                .find("deck.toml:3: unknown key 'iter' in a fft3d [[run]]; valid: kind, name, "
+                      "exchanges, iters, warmup"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[run]]\nkind = \"alltoall\"\n\niters = \"ten\"\n")
+                .find("deck.toml:4: iters must be an integer"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[run]]\nkind = \"alltoall\"\nexchanges = [1, 2]\n")
+                .find("deck.toml:3: exchanges must be a string or a list of strings"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[run]]\niters = 3\n").find("deck.toml:1: [[run]] 1 needs kind"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[run]]\nkind = \"fft2d\"\n")
+                .find("deck.toml:2: kind = \"fft2d\" is not valid; expected alltoall, fft1d or "
+                      "fft3d"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[run]]\nkind = \"fft1d\"\nlengths = [\n").find("deck.toml:"),
+            std::string::npos);  // TOML syntax
+  EXPECT_NE(error_of("[study]\nnmae = \"x\"\n[[run]]\nkind = \"fft1d\"\n")
+                .find("deck.toml:2: unknown key 'nmae' in [study]; valid: name, output"),
+            std::string::npos);
+  EXPECT_NE(error_of("runs = 3\n").find("deck.toml:1: unknown entry 'runs'"), std::string::npos);
+  EXPECT_NE(error_of("[study]\nname = \"x\"\n").find("the deck has no [[run]]"), std::string::npos);
+  // A key of another kind is unknown here.
+  EXPECT_NE(
+      error_of("[[run]]\nkind = \"alltoall\"\ngrids = [\"2x1\"]\n").find("unknown key 'grids'"),
+      std::string::npos);
+}
+
+TEST(Deck, the_shipped_decks_parse) {
+  int decks = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(A2AFFT_SOURCE_DIR "/inputs")) {
+    if (entry.path().extension() != ".toml") continue;
+    ++decks;
+    const Study study = parse_deck_file(entry.path().string());
+    EXPECT_FALSE(study.invocations.empty()) << entry.path();
+  }
+  EXPECT_EQ(decks, 4);
+}
+
+}  // namespace
+}  // namespace a2afft::deck
