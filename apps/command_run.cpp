@@ -92,11 +92,10 @@ class Progress {
       eta = "ETA " + std::to_string(static_cast<long>(left + 0.5)) + " s";
     }
     const std::string counter = "run " + std::to_string(index + 1) + "/" + std::to_string(total_);
-    if (tty_) {
-      constexpr std::size_t kWidth = 30;
-      const std::size_t filled = kWidth * index / total_;
-      std::cerr << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, ' ') << "] "
-                << counter << ", " << eta << ": " << invocation.label << "\x1b[K" << std::flush;
+    if (tty_) {  // a bar per run: the runs print their own tables and progress in between
+      const std::size_t filled = kBarWidth * index / total_;
+      std::cerr << "[" << std::string(filled, '#') << std::string(kBarWidth - filled, '.') << "] "
+                << counter << ", " << eta << ": " << invocation.label << '\n';
     } else {
       std::cerr << "a2afft run: " << counter << " (" << eta << "): " << invocation.command_line()
                 << '\n';
@@ -105,13 +104,13 @@ class Progress {
 
   void finish() const {
     if (!is_printing_rank()) return;
-    if (tty_) std::cerr << "\r\x1b[K";
-    std::cerr << "a2afft run: " << total_ << " runs in "
-              << static_cast<long>(seconds_since_start() + 0.5) << " s\n";
+    std::cerr << (tty_ ? "[" + std::string(kBarWidth, '#') + "] " : "a2afft run: ") << total_
+              << " runs in " << static_cast<long>(seconds_since_start() + 0.5) << " s\n";
   }
 
  private:
   using Clock = std::chrono::steady_clock;
+  static constexpr std::size_t kBarWidth = 30;
   double seconds_since_start() const {
     return std::chrono::duration<double>(Clock::now() - start_).count();
   }
