@@ -71,7 +71,7 @@ class Exchange {
 
   /// Phase timings (`copy`, `intra`, `inter`, ...) accumulate into `timer` from now on;
   /// nullptr detaches. The timer must outlive the runs that write to it.
-  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+  virtual void attach_timer(PhaseTimer* timer) { timer_ = timer; }
 
  protected:
   Exchange() = default;

@@ -33,6 +33,7 @@ constexpr std::array kExchanges = {
     &algorithms::kMpmlExchange,
     &algorithms::kNmpmlExchange,
     &algorithms::kOnmpmlExchange,
+    &algorithms::kAutoExchange,
 };
 
 std::string valid_names() {

@@ -10,6 +10,10 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -298,6 +302,56 @@ TEST(SharedLeaders, buffers_come_and_go) {
   }
   std::fill(survivor.span().begin(), survivor.span().end(), std::byte{1});
   EXPECT_EQ(survivor.size(), block_bytes * static_cast<std::size_t>(topology().size()));
+}
+
+// auto decides collectively: every rank must run the same backend, or the exchange hangs.
+TEST(Auto, every_rank_makes_the_same_choice) {
+  for (const char* spec : {"auto", "auto:mode=estimate"}) {
+    for (const std::size_t block_bytes : {std::size_t{16}, std::size_t{4096}}) {
+      const auto plan = make_exchange(spec, topology(), block_bytes);
+      std::string mine = plan->describe();
+      std::string rank0 = mine;
+      int length = static_cast<int>(rank0.size());
+      MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
+      rank0.resize(static_cast<std::size_t>(length));
+      MPI_Bcast(rank0.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
+      EXPECT_EQ(agreed_failure(mine == rank0 ? "" : "chose " + mine + ", rank 0 " + rank0), "");
+      EXPECT_EQ(mine.rfind(std::string(spec) == "auto" ? "auto→" : "auto(estimate)→", 0), 0u)
+          << mine;
+    }
+  }
+  EXPECT_THROW(make_exchange("auto:mode=fast", topology(), 8), UsageError);
+}
+
+// A2AFFT_WISDOM: the first plan measures and writes its decision; a second plan for the same
+// key takes the file's word, shown by editing the decision in between.
+TEST(Auto, wisdom_round_trips) {
+  const std::string path = "auto_wisdom_test." + std::to_string(topology().size()) + ".json";
+  if (topology().rank() == 0) std::remove(path.c_str());
+  MPI_Barrier(MPI_COMM_WORLD);
+  setenv("A2AFFT_WISDOM", path.c_str(), 1);
+  const std::size_t block_bytes = 24;
+  const std::string first = make_exchange("auto", topology(), block_bytes)->describe();
+  const std::string chosen = first.substr(first.find("→") + std::string("→").size());
+  const std::string planted = chosen == "factor" ? "pairwise" : "factor";
+  std::string local;
+  if (topology().rank() == 0) {
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t key = text.find(" | 24 B\"");
+    if (key == std::string::npos) local = "no entry for 24 B blocks in " + path + ": " + text;
+    // Plant another decision for the same key.
+    const std::size_t value = text.find('"', text.find(':', key) + 1);
+    const std::size_t end = text.find('"', value + 1);
+    if (local.empty()) text.replace(value + 1, end - value - 1, planted);
+    std::ofstream(path) << text;
+  }
+  ASSERT_EQ(agreed_failure(local), "");
+  MPI_Barrier(MPI_COMM_WORLD);
+  const std::string second = make_exchange("auto", topology(), block_bytes)->describe();
+  unsetenv("A2AFFT_WISDOM");
+  EXPECT_EQ(second, "auto→" + make_exchange(planted, topology(), block_bytes)->describe());
+  if (topology().rank() == 0) std::remove(path.c_str());
 }
 
 TEST(Allocate, every_backend_gives_aligned_memory_of_the_size_asked) {

@@ -23,6 +23,7 @@ extern const ExchangeInfo kMultileaderNodeAwareExchange;  // node_aware.cpp
 extern const ExchangeInfo kMpmlExchange;                  // shared_leaders.cpp
 extern const ExchangeInfo kNmpmlExchange;                 // shared_leaders.cpp
 extern const ExchangeInfo kOnmpmlExchange;                // shared_leaders.cpp
+extern const ExchangeInfo kAutoExchange;                  // auto.cpp
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>

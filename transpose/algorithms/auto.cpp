@@ -1,0 +1,330 @@
+// auto: pick the fastest exchange for this communicator and block size, as FFTW plans by
+// measuring.
+//
+// Source: the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner and wisdom.
+// Steps (mode=measure, the default): build every candidate that the layout admits: mpi,
+//   pairwise, nonblocking, factor; tra at radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and
+//   the alpha-beta model's best radix for this block size; tra2 at r1 in {2, ceil sqrt Q, Q},
+//   r2 in {2, N}; node-aware, hierarchical, multileader and locality-aware with inner pairwise
+//   and nonblocking; onmpml with 1, 2 and the NUMA-default leaders. Time each on buffers from its
+//   own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then timed
+//   runs (a run's time is its max over ranks, so every rank sees the same numbers) until the
+//   candidate has used its equal share of `budget_ms` (at least 1, at most 15 runs); keep the
+//   lowest median (ties: the earlier candidate), chosen on rank 0 and broadcast. mode=estimate: no
+//   runs; the alpha-beta model (schedule/cost_model) with alpha and beta measured once per process
+//   by ping-pong inside a node and between nodes ranks tra at every radix, tra2 and pairwise.
+// Cost: plan construction as above (bounded by budget_ms plus one warm-up and one run per
+//   candidate); run() is the chosen plan's run().
+// Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
+//   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "algorithms/algorithms.hpp"
+#include "error.hpp"
+#include "mpi/comm.hpp"
+#include "schedule/cost_model.hpp"
+#include "schedule/tra.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::algorithms {
+namespace {
+
+constexpr int kMostTimedRuns = 15;
+
+int integer_sqrt_ceil(int value) {
+  int root = 0;
+  while (root * root < value)
+    ++root;
+  return root;
+}
+
+// The model's best tra radix for this block size, with the model's default link costs.
+int model_radix(const Topology& topology, std::size_t block_bytes) {
+  const long ranks = topology.size();
+  const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
+  const schedule::ModelInputs inputs{
+      ranks, per_node, block_bytes, {0.5e-6, 0.05e-9}, {2e-6, 0.1e-9}};
+  int best = 2;
+  double best_seconds = INFINITY;
+  for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
+    const double seconds = schedule::model_tra(inputs, radix).seconds;
+    if (seconds < best_seconds) {
+      best_seconds = seconds;
+      best = radix;
+    }
+  }
+  return best;
+}
+
+// Every spec worth timing on this layout, without duplicates, in a fixed order.
+std::vector<std::string> measure_candidates(const ExchangeProblem& problem) {
+  const Topology& topology = problem.topology;
+  const int ranks = topology.size();
+  std::vector<std::string> specs = {"mpi", "pairwise", "nonblocking", "factor"};
+  const int root = integer_sqrt_ceil(ranks);
+  for (const int radix :
+       {2, root - 1, root, root + 1, ranks, model_radix(topology, problem.block_bytes)}) {
+    if (radix >= 2 && radix <= ranks) specs.push_back("tra:radix=" + std::to_string(radix));
+  }
+  if (topology.nodes_equal()) {
+    const int per_node = topology.node_size(0);
+    const int nodes = topology.node_count();
+    for (const int r1 : {2, integer_sqrt_ceil(per_node), per_node}) {
+      for (const int r2 : {2, nodes}) {
+        if (r1 >= 2 && r1 <= std::max(2, per_node) && r2 >= 2 && r2 <= std::max(2, nodes)) {
+          specs.push_back("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2));
+        }
+      }
+    }
+  }
+  for (const char* family : {"node-aware", "hierarchical", "multileader", "locality-aware"}) {
+    for (const char* inner : {"pairwise", "nonblocking"})
+      specs.push_back(std::string(family) + ":inner=" + inner);
+  }
+  for (const char* leaders : {"", ":leaders=1", ":leaders=2"})
+    specs.push_back(std::string("onmpml") + leaders);
+  std::vector<std::string> unique;
+  std::set<std::string> seen;
+  for (const std::string& spec : specs) {
+    if (!seen.insert(spec).second) continue;
+    if (!exchange_refusal(parse_spec(spec), problem).empty()) continue;
+    unique.push_back(spec);
+  }
+  return unique;
+}
+
+// One round trip of `bytes` between ranks a and b of `comm`, in seconds (half of it), on a; the
+// others pass.
+double ping_pong(MPI_Comm comm, int a, int b, std::size_t bytes) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  std::vector<char> buffer(bytes);
+  constexpr int kRepeats = 20;
+  double seconds = 0;
+  for (int repeat = -2; repeat < kRepeats; ++repeat) {  // two warm-ups
+    const double start = MPI_Wtime();
+    if (rank == a) {
+      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_CHAR, b, 0, comm);
+      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_CHAR, b, 0, comm, MPI_STATUS_IGNORE);
+    } else if (rank == b) {
+      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_CHAR, a, 0, comm, MPI_STATUS_IGNORE);
+      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_CHAR, a, 0, comm);
+    }
+    if (repeat >= 0) seconds += (MPI_Wtime() - start) / 2;
+  }
+  double result = seconds / kRepeats;
+  mpi::check(MPI_Bcast(&result, 1, MPI_DOUBLE, a, comm), "MPI_Bcast(ping-pong)");
+  return result;
+}
+
+// alpha and beta from ping-pongs of 8 B and 1 MiB between ranks a and b.
+schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
+  constexpr std::size_t kSmall = 8, kLarge = std::size_t{1} << 20;
+  const double small = ping_pong(comm, a, b, kSmall);
+  const double large = ping_pong(comm, a, b, kLarge);
+  return {small, std::max(0.0, (large - small) / static_cast<double>(kLarge - kSmall))};
+}
+
+// Link costs inside a node and between nodes, measured once per process and layout.
+std::pair<schedule::LinkCost, schedule::LinkCost> link_costs(const Topology& topology) {
+  static std::map<std::string, std::pair<schedule::LinkCost, schedule::LinkCost>> cache;
+  const std::string key = topology.describe_layout();
+  if (const auto found = cache.find(key); found != cache.end()) return found->second;
+  // Rank 0 with its first node neighbour, and with the first rank of another node.
+  int same_node = -1, other_node = -1;
+  for (int rank = 1; rank < topology.size(); ++rank) {
+    if (topology.node_of(rank) == topology.node_of(0) && same_node < 0) same_node = rank;
+    if (topology.node_of(rank) != topology.node_of(0) && other_node < 0) other_node = rank;
+  }
+  schedule::LinkCost intra{0, 0}, inter{0, 0};
+  if (same_node > 0) intra = measure_link(topology.comm(), 0, same_node);
+  if (other_node > 0) inter = measure_link(topology.comm(), 0, other_node);
+  if (same_node < 0) intra = inter;
+  if (other_node < 0) inter = intra;
+  return cache[key] = {intra, inter};
+}
+
+std::string estimate_choice(const ExchangeProblem& problem) {
+  const Topology& topology = problem.topology;
+  const auto [intra, inter] = link_costs(topology);
+  const long ranks = topology.size();
+  const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
+  const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, intra, inter};
+  std::string best = "pairwise";
+  double best_seconds = schedule::model_direct(inputs, "pairwise").seconds;
+  const auto consider = [&](const std::string& spec, double seconds) {
+    if (seconds < best_seconds && exchange_refusal(parse_spec(spec), problem).empty()) {
+      best_seconds = seconds;
+      best = spec;
+    }
+  };
+  for (long radix = 2; radix <= ranks; ++radix)
+    consider("tra:radix=" + std::to_string(radix), schedule::model_tra(inputs, radix).seconds);
+  const long nodes = ranks / per_node;
+  if (topology.nodes_equal() && per_node >= 2 && nodes >= 2) {
+    for (long r1 = 2; r1 <= per_node; ++r1) {
+      for (long r2 = 2; r2 <= nodes; ++r2) {
+        consider("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2),
+                 schedule::model_tra2(inputs, r1, r2).seconds);
+      }
+    }
+  }
+  return best;
+}
+
+// The median of the candidate's timed runs (each the max over ranks), in seconds.
+double time_candidate(Exchange& plan, const Topology& topology, std::size_t block_bytes,
+                      double budget_seconds) {
+  const std::size_t total = block_bytes * static_cast<std::size_t>(topology.size());
+  const ExchangeBuffer send = plan.allocate(total), recv = plan.allocate(total);
+  std::fill(send.span().begin(), send.span().end(), std::byte{1});
+  plan.run(send.data(), recv.data());  // warm-up
+  std::vector<double> seconds;
+  double spent = 0;
+  while (static_cast<int>(seconds.size()) < kMostTimedRuns &&
+         (seconds.empty() || spent < budget_seconds)) {
+    mpi::check(MPI_Barrier(topology.comm()), "MPI_Barrier");
+    const double start = MPI_Wtime();
+    plan.run(send.data(), recv.data());
+    double elapsed = MPI_Wtime() - start;
+    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, topology.comm()),
+               "MPI_Allreduce(max)");
+    seconds.push_back(elapsed);
+    spent += elapsed;
+  }
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t middle = seconds.size() / 2;
+  return seconds.size() % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
+}
+
+// A2AFFT_WISDOM: {"<key>": "<spec>", ...}, read and written on rank 0.
+std::string wisdom_key(const std::string& mode, const ExchangeProblem& problem) {
+  char library[MPI_MAX_LIBRARY_VERSION_STRING];
+  int length = 0;
+  MPI_Get_library_version(library, &length);
+  std::string first_line(library, static_cast<std::size_t>(length));
+  first_line = first_line.substr(0, first_line.find_first_of("\r\n,"));
+  return "auto:mode=" + mode + " | " + first_line + " | " + problem.topology.describe_layout() +
+         " | " + std::to_string(problem.block_bytes) + " B";
+}
+
+nlohmann::json read_wisdom(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return nlohmann::json::object();
+  nlohmann::json wisdom = nlohmann::json::parse(in, nullptr, false);
+  if (!wisdom.is_object()) {
+    throw UsageError("A2AFFT_WISDOM=" + path + " is not an a2afft wisdom file (a JSON object)");
+  }
+  return wisdom;
+}
+
+// Rank 0's text on every rank of `comm`.
+std::string broadcast(std::string text, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  mpi::check(MPI_Bcast(&length, 1, MPI_INT, 0, comm), "MPI_Bcast(length)");
+  text.resize(static_cast<std::size_t>(length));
+  mpi::check(MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm), "MPI_Bcast(text)");
+  return text;
+}
+
+class AutoExchange final : public Exchange {
+ public:
+  AutoExchange(const ExchangeProblem& problem, std::string mode, double budget_seconds)
+      : mode_(std::move(mode)) {
+    const MPI_Comm comm = problem.topology.comm();
+    const bool root = problem.topology.rank() == 0;
+    const char* path = std::getenv("A2AFFT_WISDOM");
+    const std::string key = wisdom_key(mode_, problem);
+    std::string remembered;
+    // A bad wisdom file is an error on rank 0 first, then on every rank.
+    std::string error;
+    if (path != nullptr && root) {
+      try {
+        const nlohmann::json wisdom = read_wisdom(path);
+        if (wisdom.contains(key) && wisdom[key].is_string()) remembered = wisdom[key];
+      } catch (const UsageError& bad) {
+        error = bad.what();
+      }
+    }
+    error = broadcast(error, comm);
+    if (!error.empty()) throw UsageError(error);
+    remembered = broadcast(remembered, comm);
+    std::string choice = remembered;
+    if (choice.empty()) {
+      choice = mode_ == "estimate" ? estimate_choice(problem) : measure(problem, budget_seconds);
+      choice = broadcast(choice, comm);
+    }
+    chosen_ = make_exchange(parse_spec(choice), problem);
+    if (path != nullptr && root && remembered.empty()) {
+      nlohmann::json wisdom = read_wisdom(path);
+      wisdom[key] = choice;
+      std::ofstream(path) << wisdom.dump(2) << '\n';
+    }
+  }
+
+  std::string describe() const override {
+    return std::string(mode_ == "estimate" ? "auto(estimate)" : "auto") + "→" + chosen_->describe();
+  }
+  void run(const std::byte* send, std::byte* recv) override { chosen_->run(send, recv); }
+  bool can_leave_own_block() const override { return chosen_->can_leave_own_block(); }
+  void run_others(const std::byte* send, std::byte* recv) override {
+    chosen_->run_others(send, recv);
+  }
+  ExchangeBuffer allocate(std::size_t bytes) override { return chosen_->allocate(bytes); }
+  void attach_timer(PhaseTimer* timer) override { chosen_->attach_timer(timer); }
+
+ private:
+  static std::string measure(const ExchangeProblem& problem, double budget_seconds) {
+    const std::vector<std::string> candidates = measure_candidates(problem);
+    const double share = budget_seconds / static_cast<double>(candidates.size());
+    std::string best;
+    double best_seconds = INFINITY;
+    for (const std::string& spec : candidates) {
+      const auto plan = make_exchange(parse_spec(spec), problem);
+      const double seconds = time_candidate(*plan, problem.topology, problem.block_bytes, share);
+      if (seconds < best_seconds) {
+        best_seconds = seconds;
+        best = spec;
+      }
+    }
+    return best;
+  }
+
+  std::string mode_;
+  std::unique_ptr<Exchange> chosen_;
+};
+
+std::unique_ptr<Exchange> make_auto(const ExchangeProblem& problem, const Params& params) {
+  const std::string mode(params.word("mode", "measure", {"measure", "estimate"}));
+  const long budget_ms = params.integer("budget_ms", 300, 1, 3600000);
+  return std::make_unique<AutoExchange>(problem, mode, static_cast<double>(budget_ms) * 1e-3);
+}
+
+constexpr ParamInfo kParams[] = {
+    {"mode", "measure",
+     "measure: time the candidates now; estimate: the alpha-beta model with measured alpha, beta"},
+    {"budget_ms", "300", "measure: the timed runs' total budget in milliseconds"}};
+constexpr std::string_view kExamples[] = {"auto", "auto:mode=estimate"};
+
+}  // namespace
+
+const ExchangeInfo kAutoExchange = {
+    .name = "auto",
+    .summary = "time the candidate backends here and now (or model them) and run the fastest",
+    .source = "the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner",
+    .layouts = "any (candidates that a layout refuses are left out)",
+    .params = kParams,
+    .examples = kExamples,
+    .refusal = nullptr,
+    .make = make_auto,
+};
+
+}  // namespace a2afft::algorithms
