@@ -93,8 +93,10 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   };
   make_plan(*row_, *row_topology_, options.row_exchange);
   make_plan(*column_, *column_topology_, options.column_exchange);
-  send_.resize(buffer_elements);
-  recv_.resize(buffer_elements);
+  // One pair of buffers serves both transposes; the row exchange's memory, when there is one.
+  Exchange* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
+  send_ = ComplexBuffer(owner, buffer_elements);
+  recv_ = ComplexBuffer(owner, buffer_elements);
   data_.resize(std::max({stages_[0].elements(), stages_[1].elements(), stages_[2].elements()}));
 
   // Planes of each stage and the one-plane FFT along its axis. z lines are contiguous; y lines

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "exchange.hpp"
+#include "exchange_buffer.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "timing/phase_timer.hpp"
@@ -74,8 +75,8 @@ class Pencil3d {
   std::array<Box3, 3> stages_;  // input, after the row transpose, after the column transpose
   bool y_major_ = false;        // the last stage is stored [y][x][z]
   std::vector<Complex> data_;
-  std::vector<Complex> send_;
-  std::vector<Complex> recv_;
+  ComplexBuffer send_;  // from the row exchange's allocate() (else the column's)
+  ComplexBuffer recv_;
   std::unique_ptr<Topology> row_topology_;
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;

@@ -42,8 +42,8 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
   }
   exchange_ = make_exchange(spec, problem);
   data_.resize(local);
-  send_.resize(local);
-  recv_.resize(local);
+  send_ = ComplexBuffer(exchange_.get(), local);
+  recv_ = ComplexBuffer(exchange_.get(), local);
 
   const std::size_t n1 = split_.n1;
   const std::size_t n2 = split_.n2;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "exchange.hpp"
+#include "exchange_buffer.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "six_step_geometry.hpp"
@@ -84,8 +85,8 @@ class SixStep1d {
   SixStep1dOptions options_;
   std::unique_ptr<Exchange> exchange_;
   std::vector<Complex> data_;
-  std::vector<Complex> send_;
-  std::vector<Complex> recv_;
+  ComplexBuffer send_;  // from exchange_->allocate()
+  ComplexBuffer recv_;
   TwiddleTable twiddles_;  // W_N^m; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1)
   // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
   std::array<FftwPlan, 2> n1_plans_;

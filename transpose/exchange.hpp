@@ -37,6 +37,9 @@ class ExchangeBuffer {
   std::size_t bytes_ = 0;
 };
 
+/// 64-byte aligned heap memory: what Exchange::allocate() gives unless a plan has better.
+ExchangeBuffer allocate_aligned(std::size_t bytes);
+
 /// A plan for MPI_Alltoall on bytes, built collectively for one communicator and block size.
 /// Construction does the expensive work (communicators, schedules, scratch); run() only moves
 /// data. Make plans with make_exchange() in registry.hpp.

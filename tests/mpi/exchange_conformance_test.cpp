@@ -61,6 +61,22 @@ std::string agreed_failure(const std::string& local) {
   return "rank " + std::to_string(lowest) + ": " + text;
 }
 
+// Rank 0's `text` on every rank of `comm`.
+std::string rank0_text(std::string text, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+  return text;
+}
+
+// describe() must read the same on every rank: reports print rank 0's.
+std::string describe_mismatch(const Exchange& plan, const Topology& on) {
+  const std::string mine = plan.describe();
+  const std::string rank0 = rank0_text(mine, on.comm());
+  return mine == rank0 ? "" : "describe() is " + mine + " here and " + rank0 + " on rank 0";
+}
+
 // Where check_exchange's buffers come from: ordinary heap memory, or the plan's allocate()
 // (node shared memory for the shared-leader backends, so nothing is staged).
 enum class Buffers { heap, plan };
@@ -156,6 +172,7 @@ void expect_conformance(const std::vector<std::string>& specs, const Topology& o
         continue;
       }
       const auto plan = make_exchange(parse_spec(text), problem);
+      EXPECT_EQ(agreed_failure(describe_mismatch(*plan, on)), "") << text;
       EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, on, from)), "")
           << plan->describe() << " at " << block_bytes << " B on " << on.describe_layout()
           << (from == Buffers::plan ? ", buffers from allocate()" : "");
@@ -309,15 +326,10 @@ TEST(Auto, every_rank_makes_the_same_choice) {
   for (const char* spec : {"auto", "auto:mode=estimate"}) {
     for (const std::size_t block_bytes : {std::size_t{16}, std::size_t{4096}}) {
       const auto plan = make_exchange(spec, topology(), block_bytes);
-      std::string mine = plan->describe();
-      std::string rank0 = mine;
-      int length = static_cast<int>(rank0.size());
-      MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-      rank0.resize(static_cast<std::size_t>(length));
-      MPI_Bcast(rank0.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-      EXPECT_EQ(agreed_failure(mine == rank0 ? "" : "chose " + mine + ", rank 0 " + rank0), "");
-      EXPECT_EQ(mine.rfind(std::string(spec) == "auto" ? "auto→" : "auto(estimate)→", 0), 0u)
-          << mine;
+      EXPECT_EQ(agreed_failure(describe_mismatch(*plan, topology())), "");
+      EXPECT_EQ(
+          plan->describe().rfind(std::string(spec) == "auto" ? "auto→" : "auto(estimate)→", 0), 0u)
+          << plan->describe();
     }
   }
   EXPECT_THROW(make_exchange("auto:mode=fast", topology(), 8), UsageError);

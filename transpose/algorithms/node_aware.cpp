@@ -125,12 +125,21 @@ class NodeAwareFamilyExchange final : public Exchange {
       second_.resize(static_cast<std::size_t>(ppl) * total);
     }
     if (!identity_) canonical_.resize(2 * total);
+    // Only leaders hold inner plans; canonical rank 0 leads, and its words go to every rank so
+    // that describe() reads the same everywhere.
+    const Exchange* inner = inter_.exchange ? inter_.exchange.get() : intra_.exchange.get();
+    inner_description_ = inner != nullptr ? inner->describe() : settings_.inner.to_string();
+    int length = static_cast<int>(inner_description_.size());
+    mpi::check(MPI_Bcast(&length, 1, MPI_INT, order_.front(), parent), "MPI_Bcast(inner length)");
+    inner_description_.resize(static_cast<std::size_t>(length));
+    mpi::check(MPI_Bcast(inner_description_.data(), length, MPI_CHAR, order_.front(), parent),
+               "MPI_Bcast(inner description)");
   }
 
   std::string describe() const override {
     std::string text = settings_.name + "(";
     if (!settings_.parameters.empty()) text += settings_.parameters + ",";
-    return text + "inner=" + inner_describe() + ")";
+    return text + "inner=" + inner_description_ + ")";
   }
 
   void run(const std::byte* send, std::byte* recv) override {
@@ -161,12 +170,6 @@ class NodeAwareFamilyExchange final : public Exchange {
   }
 
  private:
-  std::string inner_describe() const {
-    const Exchange* any = inter_.exchange ? inter_.exchange.get() : intra_.exchange.get();
-    if (any != nullptr) return any->describe();
-    return settings_.inner.to_string();  // a non-leader runs no inner exchange itself
-  }
-
   // Step 2 on a leader: super-blocks by destination group in `from` -> by source group in
   // `to`. The two-step exchange also uses `scratch` and `spare`; `spare` and `to` may be
   // `from`, whose content is dead once the first exchange has read it.
@@ -241,6 +244,7 @@ class NodeAwareFamilyExchange final : public Exchange {
   InnerExchange intra_;  // two-step: the leaders of one region
   std::vector<std::byte> first_, second_;  // a leader's scratch, ppl * P blocks each
   std::vector<std::byte> canonical_;       // send and recv in canonical order
+  std::string inner_description_;          // the inner plans' describe(), as rank 0 has it
 };
 
 constexpr std::string_view kFamily[] = {"hierarchical", "multileader", "node-aware",
