@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "fft_benchmark.hpp"
 #include "mpi/comm.hpp"
 #include "options.hpp"
 #include "registry.hpp"
@@ -38,6 +39,7 @@ struct AlltoallOptions {
   bool radix_sweep = false;
   bool phases = false;
   std::string buffers = "exchange";
+  std::string order = "auto";
   std::string json_path;
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
@@ -106,79 +108,122 @@ using report::format;
 
 class AlltoallBenchmark {
  public:
-  AlltoallBenchmark(const AlltoallOptions& options, const Topology& topology)
-      : options_(options), topology_(topology) {}
+  AlltoallBenchmark(const AlltoallOptions& options, const Topology& topology, Order order)
+      : options_(options), topology_(topology), order_(order) {}
 
   // Runs every exchange at one block size; appends a row per exchange.
   void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(topology_.size());
-    std::vector<std::byte> heap_send(total_bytes), heap_recv(total_bytes), reference;
-    verify::fill_send_blocks(heap_send, topology_.rank(), topology_.size(), block_bytes);
+    std::vector<std::byte> pattern(total_bytes), reference;
+    verify::fill_send_blocks(pattern, topology_.rank(), topology_.size(), block_bytes);
     if (options_.validate) {
       reference.resize(total_bytes);
-      make_exchange("mpi", topology_, block_bytes)->run(heap_send.data(), reference.data());
+      make_exchange("mpi", topology_, block_bytes)->run(pattern.data(), reference.data());
     }
-    for (const std::string& text : specs) {
-      const Spec spec = parse_spec(text);
-      auto plan = make_exchange(spec, ExchangeProblem{topology_, block_bytes});
-      // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
-      ExchangeBuffer plan_send, plan_recv;
-      std::span<std::byte> send = heap_send, recv = heap_recv;
-      if (options_.buffers == "exchange") {
-        plan_send = plan->allocate(total_bytes);
-        plan_recv = plan->allocate(total_bytes);
-        send = plan_send.span();
-        recv = plan_recv.span();
-        std::copy(heap_send.begin(), heap_send.end(), send.begin());
+    // Interleaved, every plan of this size lives at once and takes one turn per timed run.
+    const bool interleaved = order_ == Order::interleaved;
+    std::vector<Trial> trials;
+    for (std::size_t k = 0; k < specs.size(); ++k) {
+      trials.push_back(prepare(specs[k], block_bytes, pattern, reference));
+      if (!interleaved) {
+        time_runs(trials);
+        finish(trials.back());
+        trials.clear();
       }
-      Row row;
-      row.block_bytes = block_bytes;
-      row.spec = text;
-      row.exchange = plan->describe();
-      row.check = "-";
-      if (options_.validate) {
-        std::fill(recv.begin(), recv.end(), std::byte{0xa5});
-        plan->run(send.data(), recv.data());
-        const Verdict verdict = collect_verdict(
-            topology_.comm(), local_failure(send, recv, reference, topology_, block_bytes));
-        row.check = verdict.failed ? "FAIL" : "PASS";
-        row.failure = verdict.text;
-      }
-      for (int i = 0; i < options_.warmup; ++i)
-        plan->run(send.data(), recv.data());
-      std::vector<double> seconds(static_cast<std::size_t>(options_.iterations));
-      PhaseTimer timer;
-      std::map<std::string, std::vector<double>> phase_seconds;
-      if (options_.phases) plan->attach_timer(&timer);
-      for (double& elapsed : seconds) {
-        timer.clear();
-        mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
-        const double start = MPI_Wtime();
-        plan->run(send.data(), recv.data());
-        elapsed = MPI_Wtime() - start;
-        if (!options_.phases) continue;
-        // Outside the timed region: every phase's max over ranks, ranks that skip it as 0 s.
-        for (const auto& [name, stats] : reduce_phases(timer, topology_.comm())) {
-          phase_seconds[name].push_back(stats.max_seconds);
-        }
-      }
-      plan->attach_timer(nullptr);
-      for (auto& [name, series] : phase_seconds) {
-        row.phase_median_seconds[name] = report::summarize(series).median;
-      }
-      report::max_over_ranks(seconds, topology_.comm());
-      const report::Summary summary = report::summarize(seconds);
-      row.median_seconds = summary.median;
-      row.min_seconds = summary.min;
-      row.max_seconds = summary.max;
-      report_progress(row);
-      rows_.push_back(std::move(row));
+    }
+    if (interleaved) {
+      time_runs(trials);
+      for (Trial& trial : trials)
+        finish(trial);
     }
   }
 
   const std::vector<Row>& rows() const { return rows_; }
 
  private:
+  // One plan at one block size, its buffers, and its runs' times so far.
+  struct Trial {
+    std::unique_ptr<Exchange> plan;
+    ExchangeBuffer plan_send, plan_recv;  // --buffers exchange
+    std::vector<std::byte> heap_send, heap_recv;
+    std::span<std::byte> send, recv;
+    Row row;
+    std::unique_ptr<PhaseTimer> timer = std::make_unique<PhaseTimer>();  // stays put as trials move
+    std::vector<double> seconds;
+    std::map<std::string, std::vector<double>> phase_seconds;
+  };
+
+  // Builds, validates and warms up one plan.
+  Trial prepare(const std::string& text, std::size_t block_bytes,
+                const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
+    Trial trial;
+    trial.plan = make_exchange(parse_spec(text), ExchangeProblem{topology_, block_bytes});
+    // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
+    if (options_.buffers == "exchange") {
+      trial.plan_send = trial.plan->allocate(pattern.size());
+      trial.plan_recv = trial.plan->allocate(pattern.size());
+      trial.send = trial.plan_send.span();
+      trial.recv = trial.plan_recv.span();
+    } else {
+      trial.heap_send.resize(pattern.size());
+      trial.heap_recv.resize(pattern.size());
+      trial.send = trial.heap_send;
+      trial.recv = trial.heap_recv;
+    }
+    std::copy(pattern.begin(), pattern.end(), trial.send.begin());
+    Row& row = trial.row;
+    row.block_bytes = block_bytes;
+    row.spec = text;
+    row.exchange = trial.plan->describe();
+    row.check = "-";
+    if (options_.validate) {
+      std::fill(trial.recv.begin(), trial.recv.end(), std::byte{0xa5});
+      trial.plan->run(trial.send.data(), trial.recv.data());
+      const Verdict verdict =
+          collect_verdict(topology_.comm(),
+                          local_failure(trial.send, trial.recv, reference, topology_, block_bytes));
+      row.check = verdict.failed ? "FAIL" : "PASS";
+      row.failure = verdict.text;
+    }
+    for (int i = 0; i < options_.warmup; ++i)
+      trial.plan->run(trial.send.data(), trial.recv.data());
+    if (options_.phases) trial.plan->attach_timer(trial.timer.get());
+    return trial;
+  }
+
+  // The timed runs: run i of every trial before run i + 1.
+  void time_runs(std::vector<Trial>& trials) {
+    for (int i = 0; i < options_.iterations; ++i) {
+      for (Trial& trial : trials) {
+        trial.timer->clear();
+        mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
+        const double start = MPI_Wtime();
+        trial.plan->run(trial.send.data(), trial.recv.data());
+        trial.seconds.push_back(MPI_Wtime() - start);
+        if (!options_.phases) continue;
+        // Outside the timed region: every phase's max over ranks, ranks that skip it as 0 s.
+        for (const auto& [name, stats] : reduce_phases(*trial.timer, topology_.comm())) {
+          trial.phase_seconds[name].push_back(stats.max_seconds);
+        }
+      }
+    }
+  }
+
+  void finish(Trial& trial) {
+    trial.plan->attach_timer(nullptr);
+    Row& row = trial.row;
+    for (auto& [name, series] : trial.phase_seconds) {
+      row.phase_median_seconds[name] = report::summarize(series).median;
+    }
+    report::max_over_ranks(trial.seconds, topology_.comm());
+    const report::Summary summary = report::summarize(trial.seconds);
+    row.median_seconds = summary.median;
+    row.min_seconds = summary.min;
+    row.max_seconds = summary.max;
+    report_progress(row);
+    rows_.push_back(std::move(row));
+  }
+
   void report_progress(const Row& row) const {
     if (!is_printing_rank() || !isatty(STDERR_FILENO)) return;
     std::cerr << "  done: " << row.block_bytes << " B  " << row.exchange << "  "
@@ -187,6 +232,7 @@ class AlltoallBenchmark {
 
   const AlltoallOptions& options_;
   const Topology& topology_;
+  Order order_;
   std::vector<Row> rows_;
 };
 
@@ -272,6 +318,7 @@ void write_json(const std::string& path, const report::RunContext& context,
                                      {"warmup", options.warmup},
                                      {"validate", options.validate},
                                      {"buffers", options.buffers},
+                                     {"order", options.order},
                                      {"time", "max over ranks of each run"}}},
                                    {"results", results}};
   std::ofstream out(path);
@@ -314,12 +361,17 @@ int run_alltoall(const AlltoallOptions& options) {
     }
   }
 
+  // Send and receive buffers per plan at the largest size, all plans of one size at once.
+  const double bytes_per_rank = 2.0 *
+                                static_cast<double>(*std::max_element(sizes.begin(), sizes.end())) *
+                                static_cast<double>(topology.size());
+  const Order order = choose_order(options.order, bytes_per_rank, topology, runnable.size());
   const report::RunContext context = report::collect_context(topology, "a2afft alltoall");
   if (is_printing_rank()) {
     report::print_context(std::cout, context);
     std::cout << "# " << options.iterations << " timed runs after " << options.warmup
               << " warm-up runs; a run's time is the max over ranks"
-              << "; buffers: " << options.buffers
+              << "; " << to_string(order) << "; buffers: " << options.buffers
               << (options.buffers == "exchange" ? " (each plan's allocate())" : "")
               << (options.phases ? "; phase columns: median over runs of each phase's max over "
                                    "ranks (phases overlap waits, so they need not add up)"
@@ -330,7 +382,7 @@ int run_alltoall(const AlltoallOptions& options) {
     std::cout.flush();
   }
 
-  AlltoallBenchmark benchmark(options, topology);
+  AlltoallBenchmark benchmark(options, topology, order);
   for (const std::size_t block_bytes : sizes)
     benchmark.run_size(block_bytes, runnable);
 
@@ -379,6 +431,12 @@ Runner add_alltoall(CLI::App& app) {
                    "(node shared memory for mpml/nmpml/onmpml, so they copy nothing extra), "
                    "'heap' = ordinary memory, as a plain MPI_Alltoall caller has it")
       ->check(CLI::IsMember({"exchange", "heap"}))
+      ->capture_default_str();
+  command
+      ->add_option("--order", options->order,
+                   "interleaved: run i of every exchange before run i+1 (at each size), so the "
+                   "machine's slow spells hit every row alike; sequential: one exchange at a "
+                   "time, least memory; auto: interleaved when all plans fit in half the memory")
       ->capture_default_str();
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   options->layout.add_to(*command);

@@ -6,15 +6,18 @@
 //   pairwise, nonblocking, factor; tra at radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and
 //   the alpha-beta model's best radix for this block size; tra2 at r1 in {2, ceil sqrt Q, Q},
 //   r2 in {2, N}; node-aware, hierarchical, multileader and locality-aware with inner pairwise
-//   and nonblocking; onmpml with 1, 2 and the NUMA-default leaders. Time each on buffers from its
-//   own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then timed
-//   runs (a run's time is its max over ranks, so every rank sees the same numbers) until the
-//   candidate has used its equal share of `budget_ms` (at least 1, at most 15 runs); keep the
-//   lowest median (ties: the earlier candidate), chosen on rank 0 and broadcast. mode=estimate: no
+//   and nonblocking; onmpml with 1, 2 and the NUMA-default leaders. Each runs on buffers from
+//   its own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then
+//   rounds in which every candidate runs twice, the second time timed (the first brings its
+//   buffers back into cache; a run's time is its max over ranks, so every rank sees the same
+//   numbers), until `budget_ms` is spent (3 to 200 rounds); the lowest
+//   median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
+//   puts a slow spell of the machine on every candidate alike; beyond 1 GiB of buffers in all
+//   they run one after the other, each with an equal share of the budget. mode=estimate: no
 //   runs; the alpha-beta model (schedule/cost_model) with alpha and beta measured once per process
 //   by ping-pong inside a node and between nodes ranks tra at every radix, tra2 and pairwise.
-// Cost: plan construction as above (bounded by budget_ms plus one warm-up and one run per
-//   candidate); run() is the chosen plan's run().
+// Cost: plan construction as above (about budget_ms, at least 3 rounds, plus one warm-up run
+//   per candidate); run() is the chosen plan's run().
 // Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
 //   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
 
@@ -36,8 +39,6 @@
 
 namespace a2afft::algorithms {
 namespace {
-
-constexpr int kMostTimedRuns = 15;
 
 int integer_sqrt_ceil(int value) {
   int root = 0;
@@ -180,29 +181,83 @@ std::string estimate_choice(const ExchangeProblem& problem) {
   return best;
 }
 
-// The median of the candidate's timed runs (each the max over ranks), in seconds.
-double time_candidate(Exchange& plan, const Topology& topology, std::size_t block_bytes,
-                      double budget_seconds) {
-  const std::size_t total = block_bytes * static_cast<std::size_t>(topology.size());
-  const ExchangeBuffer send = plan.allocate(total), recv = plan.allocate(total);
-  std::fill(send.span().begin(), send.span().end(), std::byte{1});
-  plan.run(send.data(), recv.data());  // warm-up
-  std::vector<double> seconds;
-  double spent = 0;
-  while (static_cast<int>(seconds.size()) < kMostTimedRuns &&
-         (seconds.empty() || spent < budget_seconds)) {
-    mpi::check(MPI_Barrier(topology.comm()), "MPI_Barrier");
-    const double start = MPI_Wtime();
-    plan.run(send.data(), recv.data());
-    double elapsed = MPI_Wtime() - start;
-    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, topology.comm()),
-               "MPI_Allreduce(max)");
-    seconds.push_back(elapsed);
-    spent += elapsed;
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t middle = values.size() / 2;
+  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+// One candidate, built, with buffers from its own allocate().
+struct Trial {
+  std::unique_ptr<Exchange> plan;
+  ExchangeBuffer send, recv;
+  std::vector<double> seconds;  // each timed run's max over ranks
+};
+
+// One timed run, the same number on every rank (the max over ranks).
+double timed_run(Trial& trial, MPI_Comm comm) {
+  mpi::check(MPI_Barrier(comm), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  trial.plan->run(trial.send.data(), trial.recv.data());
+  double elapsed = MPI_Wtime() - start;
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm),
+             "MPI_Allreduce(max)");
+  return elapsed;
+}
+
+Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
+  Trial trial;
+  trial.plan = make_exchange(parse_spec(spec), problem);
+  const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
+  trial.send = trial.plan->allocate(total);
+  trial.recv = trial.plan->allocate(total);
+  std::fill(trial.send.span().begin(), trial.send.span().end(), std::byte{1});
+  trial.plan->run(trial.send.data(), trial.recv.data());  // warm-up: pages, caches, protocols
+  return trial;
+}
+
+// The index of the candidate with the lowest median. Candidates take turns, one run each per
+// round, so a slow spell of the machine hits them alike; rounds continue until `budget_seconds`
+// is spent (at least 3, at most 200). When all candidates' buffers would not fit in 1 GiB, they
+// run one after the other instead, each with an equal share of the budget.
+std::size_t fastest(const std::vector<std::string>& candidates, const ExchangeProblem& problem,
+                    double budget_seconds) {
+  constexpr int kFewestRounds = 3, kMostRounds = 200;
+  constexpr std::size_t kInterleavedBytes = std::size_t{1} << 30;
+  const MPI_Comm comm = problem.topology.comm();
+  const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
+  std::vector<double> medians;
+  if (2 * total * candidates.size() <= kInterleavedBytes) {
+    std::vector<Trial> trials;
+    for (const std::string& spec : candidates)
+      trials.push_back(make_trial(spec, problem));
+    double spent = 0;
+    for (int round = 0; round < kMostRounds && (round < kFewestRounds || spent < budget_seconds);
+         ++round) {
+      for (Trial& trial : trials) {
+        // An untimed run first brings this candidate's buffers back into cache, as repeated
+        // use of one plan has them.
+        trial.plan->run(trial.send.data(), trial.recv.data());
+        trial.seconds.push_back(timed_run(trial, comm));
+        spent += 2 * trial.seconds.back();
+      }
+    }
+    for (const Trial& trial : trials)
+      medians.push_back(median(trial.seconds));
+  } else {
+    const double share = budget_seconds / static_cast<double>(candidates.size());
+    for (const std::string& spec : candidates) {
+      Trial trial = make_trial(spec, problem);
+      double spent = 0;
+      while (trial.seconds.size() < kMostRounds && (trial.seconds.empty() || spent < share)) {
+        trial.seconds.push_back(timed_run(trial, comm));
+        spent += trial.seconds.back();
+      }
+      medians.push_back(median(trial.seconds));
+    }
   }
-  std::sort(seconds.begin(), seconds.end());
-  const std::size_t middle = seconds.size() / 2;
-  return seconds.size() % 2 == 1 ? seconds[middle] : (seconds[middle - 1] + seconds[middle]) / 2;
+  return static_cast<std::size_t>(std::min_element(medians.begin(), medians.end()) -
+                                  medians.begin());
 }
 
 // A2AFFT_WISDOM: {"<key>": "<spec>", ...}, read and written on rank 0.
@@ -284,18 +339,7 @@ class AutoExchange final : public Exchange {
  private:
   static std::string measure(const ExchangeProblem& problem, double budget_seconds) {
     const std::vector<std::string> candidates = measure_candidates(problem);
-    const double share = budget_seconds / static_cast<double>(candidates.size());
-    std::string best;
-    double best_seconds = INFINITY;
-    for (const std::string& spec : candidates) {
-      const auto plan = make_exchange(parse_spec(spec), problem);
-      const double seconds = time_candidate(*plan, problem.topology, problem.block_bytes, share);
-      if (seconds < best_seconds) {
-        best_seconds = seconds;
-        best = spec;
-      }
-    }
-    return best;
+    return candidates[fastest(candidates, problem, budget_seconds)];
   }
 
   std::string mode_;
