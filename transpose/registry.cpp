@@ -90,11 +90,7 @@ std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI
   int lowest = INT_MAX;
   mpi::check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, across), "MPI_Allreduce(refusal)");
   if (lowest == INT_MAX) return {};
-  int length = static_cast<int>(why.size());
-  mpi::check(MPI_Bcast(&length, 1, MPI_INT, lowest, across), "MPI_Bcast(refusal length)");
-  why.resize(static_cast<std::size_t>(length));
-  mpi::check(MPI_Bcast(why.data(), length, MPI_CHAR, lowest, across), "MPI_Bcast(refusal)");
-  return why;
+  return mpi::broadcast(why, lowest, across);
 }
 
 std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem& problem) {

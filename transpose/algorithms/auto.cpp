@@ -281,15 +281,6 @@ nlohmann::json read_wisdom(const std::string& path) {
   return wisdom;
 }
 
-// Rank 0's text on every rank of `comm`.
-std::string broadcast(std::string text, MPI_Comm comm) {
-  int length = static_cast<int>(text.size());
-  mpi::check(MPI_Bcast(&length, 1, MPI_INT, 0, comm), "MPI_Bcast(length)");
-  text.resize(static_cast<std::size_t>(length));
-  mpi::check(MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm), "MPI_Bcast(text)");
-  return text;
-}
-
 class AutoExchange final : public Exchange {
  public:
   AutoExchange(const ExchangeProblem& problem, std::string mode, double budget_seconds)
@@ -309,13 +300,13 @@ class AutoExchange final : public Exchange {
         error = bad.what();
       }
     }
-    error = broadcast(error, comm);
+    error = mpi::broadcast(error, 0, comm);
     if (!error.empty()) throw UsageError(error);
-    remembered = broadcast(remembered, comm);
+    remembered = mpi::broadcast(remembered, 0, comm);
     std::string choice = remembered;
     if (choice.empty()) {
       choice = mode_ == "estimate" ? estimate_choice(problem) : measure(problem, budget_seconds);
-      choice = broadcast(choice, comm);
+      choice = mpi::broadcast(choice, 0, comm);
     }
     chosen_ = make_exchange(parse_spec(choice), problem);
     if (path != nullptr && root && remembered.empty()) {

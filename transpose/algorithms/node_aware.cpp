@@ -129,11 +129,7 @@ class NodeAwareFamilyExchange final : public Exchange {
     // that describe() reads the same everywhere.
     const Exchange* inner = inter_.exchange ? inter_.exchange.get() : intra_.exchange.get();
     inner_description_ = inner != nullptr ? inner->describe() : settings_.inner.to_string();
-    int length = static_cast<int>(inner_description_.size());
-    mpi::check(MPI_Bcast(&length, 1, MPI_INT, order_.front(), parent), "MPI_Bcast(inner length)");
-    inner_description_.resize(static_cast<std::size_t>(length));
-    mpi::check(MPI_Bcast(inner_description_.data(), length, MPI_CHAR, order_.front(), parent),
-               "MPI_Bcast(inner description)");
+    inner_description_ = mpi::broadcast(inner_description_, order_.front(), parent);
   }
 
   std::string describe() const override {

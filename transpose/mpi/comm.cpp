@@ -15,6 +15,14 @@ void check(int rc, std::string_view call) {
   throw MpiError(std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
 }
 
+std::string broadcast(std::string text, int root, MPI_Comm comm) {
+  int length = static_cast<int>(text.size());
+  check(MPI_Bcast(&length, 1, MPI_INT, root, comm), "MPI_Bcast(length)");
+  text.resize(static_cast<std::size_t>(length));
+  check(MPI_Bcast(text.data(), length, MPI_CHAR, root, comm), "MPI_Bcast(text)");
+  return text;
+}
+
 Comm::Comm(MPI_Comm adopted) : comm_(adopted) {
   if (comm_ == MPI_COMM_NULL) return;  // MPI_Comm_split with MPI_UNDEFINED: not a member
   check(MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");

@@ -2,12 +2,16 @@
 
 #include <mpi.h>
 
+#include <string>
 #include <string_view>
 
 namespace a2afft::mpi {
 
 /// Throws MpiError naming `call` and MPI's error string unless `rc` is MPI_SUCCESS.
 void check(int rc, std::string_view call);
+
+/// `root`'s `text` on every rank of `comm`; collective.
+std::string broadcast(std::string text, int root, MPI_Comm comm);
 
 /// Owns one communicator (never MPI_COMM_WORLD/SELF) and frees it on destruction.
 /// Internal communicators return errors instead of aborting, so failures carry context.
