@@ -120,13 +120,6 @@ class Progress {
   Clock::time_point start_;
 };
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return text;
-}
-
 nlohmann::json read_json(const std::string& path) {
   std::ifstream in(path);
   if (!in) return nullptr;
@@ -213,7 +206,7 @@ int run_study(const RunOptions& options) {
   const Topology world(MPI_COMM_WORLD, LayoutRequest{});
   nlohmann::json context = report::to_json(report::collect_context(world, "a2afft run"));
   context["fftw"] = {{"version", std::string(fftw_version)}, {"cc", std::string(fftw_cc)}};
-  const std::string started = utc_now();
+  const std::string started = report::utc_now();
   nlohmann::json runs = nlohmann::json::array();
   int status = 0;
   const Progress progress(study.invocations.size());
@@ -258,7 +251,7 @@ int run_study(const RunOptions& options) {
                                               {{"name", study.name},
                                                {"deck", study.path},
                                                {"started_utc", started},
-                                               {"finished_utc", utc_now()},
+                                               {"finished_utc", report::utc_now()},
                                                {"runs", study.invocations.size()}}},
                                              {"context", context},
                                              {"runs", runs}};

@@ -11,6 +11,13 @@
 
 namespace a2afft::report {
 
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+
 RunContext collect_context(const Topology& topology, std::string command) {
   RunContext context;
   context.command = std::move(command);
@@ -25,10 +32,7 @@ RunContext collect_context(const Topology& topology, std::string command) {
   while (!context.mpi_library.empty() && context.mpi_library.back() == ' ') {
     context.mpi_library.pop_back();
   }
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  context.date_utc = date;
+  context.date_utc = utc_now();
   std::set<std::string> hosts;
   for (int rank = 0; rank < topology.size(); ++rank)
     hosts.insert(topology.host_of(rank));

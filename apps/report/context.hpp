@@ -30,6 +30,9 @@ struct RunContext {
 /// besides MPI_Get_library_version.
 RunContext collect_context(const Topology& topology, std::string command);
 
+/// The current time as 2026-11-21T17:16:54Z.
+std::string utc_now();
+
 /// `# key: value` lines.
 void print_context(std::ostream& out, const RunContext& context);
 nlohmann::json to_json(const RunContext& context);
