@@ -11,6 +11,29 @@
 namespace a2afft {
 
 class Topology;
+class Exchange;
+
+/// Times one phase of a run (when a timer is attached) and records where the exchange is, so
+/// that an MPI error inside names the backend, the phase, the round and the peer. Scopes nest:
+/// a hierarchical plan's inner exchange runs inside the outer plan's phase.
+class PhaseScope {
+ public:
+  PhaseScope(const Exchange* exchange, PhaseTimer* timer, std::string_view phase, long round);
+  ~PhaseScope();
+  PhaseScope(const PhaseScope&) = delete;
+  PhaseScope& operator=(const PhaseScope&) = delete;
+
+  /// The innermost scope's place, e.g. ` in tra(radix=2), phase 'p2p', round 3`; empty outside
+  /// every exchange. Calls describe(), so only for error messages.
+  static std::string describe_current();
+
+ private:
+  ScopedPhase timed_;
+  const Exchange* exchange_;
+  std::string_view phase_;
+  long round_;  // from 1; -1: the phase has no rounds
+  const PhaseScope* outer_;
+};
 
 /// What an exchange plan is built for: the communicator and node layout of `topology`, and the
 /// size of one block. Every rank sends one block to every rank, itself included.
@@ -78,7 +101,10 @@ class Exchange {
 
  protected:
   Exchange() = default;
-  ScopedPhase phase(std::string_view name) const { return ScopedPhase(timer_, name); }
+  /// Times phase `name` and records it (and `round`, counted from 1) for error messages.
+  PhaseScope phase(std::string_view name, long round = -1) const {
+    return PhaseScope(this, timer_, name, round);
+  }
 
  private:
   PhaseTimer* timer_ = nullptr;

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "agreed.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "registry.hpp"
@@ -47,18 +48,8 @@ std::vector<std::string> all_example_specs() {
   return specs;
 }
 
-// The same verdict on every rank: the lowest failing rank's message, or "".
 std::string agreed_failure(const std::string& local) {
-  const int mine = local.empty() ? INT_MAX : topology().rank();
-  int lowest = INT_MAX;
-  MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  if (lowest == INT_MAX) return "";
-  int length = static_cast<int>(local.size());
-  MPI_Bcast(&length, 1, MPI_INT, lowest, MPI_COMM_WORLD);
-  std::string text = local;
-  text.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(text.data(), length, MPI_CHAR, lowest, MPI_COMM_WORLD);
-  return "rank " + std::to_string(lowest) + ": " + text;
+  return testing_support::agreed_failure(local, topology().comm());
 }
 
 // Rank 0's `text` on every rank of `comm`.

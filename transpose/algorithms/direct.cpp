@@ -54,8 +54,8 @@ class PairwiseExchange final : public DirectExchange {
   void run_others(const std::byte* send, std::byte* recv) override {
     const int rank = transfer_.rank();
     const int ranks = transfer_.size();
-    const auto timed = phase("p2p");
     for (int step = 1; step < ranks; ++step) {
+      const auto timed = phase("p2p", step);
       transfer_.sendrecv(send, shifted_destination(step, rank, ranks), recv,
                          shifted_source(step, rank, ranks));
     }
@@ -74,8 +74,8 @@ class NonblockingExchange final : public DirectExchange {
   void run_others(const std::byte* send, std::byte* recv) override {
     const int rank = transfer_.rank();
     const int ranks = transfer_.size();
-    const auto timed = phase("p2p");
     for (int first = 1; first < ranks; first += batch_) {
+      const auto timed = phase("p2p", (first - 1) / batch_ + 1);
       const int last = std::min(ranks, first + batch_);
       // Receives go first so that every matching send finds its buffer posted.
       for (int step = first; step < last; ++step) {

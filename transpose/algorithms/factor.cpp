@@ -34,13 +34,14 @@ class FactorExchange final : public Exchange {
 
  private:
   void exchange(const std::byte* send, std::byte* recv, bool own_block) {
-    for (const int partner : partners_) {
+    for (std::size_t step = 0; step < partners_.size(); ++step) {
+      const int partner = partners_[step];
       if (partner == transfer_.rank()) {
         if (!own_block) continue;
         const auto timed = phase("copy");
         transfer_.copy_own(send, recv);
       } else {
-        const auto timed = phase("p2p");
+        const auto timed = phase("p2p", static_cast<long>(step) + 1);
         transfer_.sendrecv(send, partner, recv, partner);
       }
     }
@@ -70,20 +71,22 @@ class FactorHierExchange final : public Exchange {
   std::string describe() const override { return "factor-hier"; }
 
   void run(const std::byte* send, std::byte* recv) override {
-    for (const Step& step : steps_) {
+    for (std::size_t index = 0; index < steps_.size(); ++index) {
+      const Step& step = steps_[index];
+      const long round = static_cast<long>(index) + 1;
       switch (step.kind) {
         case schedule::ClusteredOp::exchange: {
-          const auto timed = phase("inter");
+          const auto timed = phase("inter", round);
           transfer_.sendrecv(send, step.peer, recv, step.peer);
           break;
         }
         case schedule::ClusteredOp::send: {
-          const auto timed = phase("intra");
+          const auto timed = phase("intra", round);
           transfer_.send(send, step.peer);
           break;
         }
         case schedule::ClusteredOp::receive: {
-          const auto timed = phase("intra");
+          const auto timed = phase("intra", round);
           transfer_.recv(recv, step.peer);
           break;
         }

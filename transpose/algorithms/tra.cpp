@@ -116,8 +116,8 @@ class TraExchange final : public Exchange {
     }
     const std::byte* read_base[] = {send, recv, scratch_.data()};
     std::byte* write_base[] = {nullptr, recv, scratch_.data()};
-    for (const PlannedRound& round : rounds_)
-      exchange_round(round, read_base, write_base);
+    for (std::size_t index = 0; index < rounds_.size(); ++index)
+      exchange_round(rounds_[index], static_cast<long>(index) + 1, read_base, write_base);
     if (rotation_ == TraRotation::copied) {
       const auto timed = phase("rotate");
       for (const RotationSlot& r : rotation_slots_) {
@@ -159,20 +159,20 @@ class TraExchange final : public Exchange {
     return count;
   }
 
-  void exchange_round(const PlannedRound& round, const std::byte* const* read_base,
+  void exchange_round(const PlannedRound& round, long number, const std::byte* const* read_base,
                       std::byte* const* write_base) {
     const std::size_t block_bytes = transfer_.block_bytes();
     const std::size_t count = round.outgoing.size();
     if (!needs_packing(round)) {
       const BlockPlace& out = round.outgoing.front();
       const BlockPlace& in = round.incoming.front();
-      const auto timed = phase("p2p");
+      const auto timed = phase("p2p", number);
       transfer_.sendrecv_blocks(read_base[out.buffer] + out.index * block_bytes, round.destination,
                                 write_base[in.buffer] + in.index * block_bytes, round.source, 1);
       return;
     }
     {
-      const auto timed = phase("pack");
+      const auto timed = phase("pack", number);
       for (std::size_t b = 0; b < count; ++b) {
         const BlockPlace& place = round.outgoing[b];
         std::memcpy(packed_out_.data() + b * block_bytes,
@@ -180,11 +180,11 @@ class TraExchange final : public Exchange {
       }
     }
     {
-      const auto timed = phase("p2p");
+      const auto timed = phase("p2p", number);
       transfer_.sendrecv_blocks(packed_out_.data(), round.destination, packed_in_.data(),
                                 round.source, count);
     }
-    const auto timed = phase("unpack");
+    const auto timed = phase("unpack", number);
     for (std::size_t b = 0; b < count; ++b) {
       const BlockPlace& place = round.incoming[b];
       std::memcpy(write_base[place.buffer] + place.index * block_bytes,

@@ -4,15 +4,31 @@
 #include <utility>
 
 #include "error.hpp"
+#include "exchange.hpp"
 
 namespace a2afft::mpi {
 
-void check(int rc, std::string_view call) {
+namespace {
+
+std::string describe_peers(Peers peers) {
+  if (peers.to >= 0 && peers.to == peers.from) return " with peer " + std::to_string(peers.to);
+  std::string text;
+  if (peers.to >= 0) text += " to peer " + std::to_string(peers.to);
+  if (peers.to >= 0 && peers.from >= 0) text += " and";
+  if (peers.from >= 0) text += " from peer " + std::to_string(peers.from);
+  return text;
+}
+
+}  // namespace
+
+void check(int rc, std::string_view call, Peers peers) {
   if (rc == MPI_SUCCESS) return;
   char text[MPI_MAX_ERROR_STRING];
   int length = 0;
   MPI_Error_string(rc, text, &length);
-  throw MpiError(std::string(call) + " failed: " + std::string(text, static_cast<size_t>(length)));
+  throw MpiError(std::string(call) + describe_peers(peers) + " failed" +
+                 PhaseScope::describe_current() + ": " +
+                 std::string(text, static_cast<size_t>(length)));
 }
 
 std::string broadcast(std::string text, int root, MPI_Comm comm) {

@@ -7,8 +7,15 @@
 
 namespace a2afft::mpi {
 
-/// Throws MpiError naming `call` and MPI's error string unless `rc` is MPI_SUCCESS.
-void check(int rc, std::string_view call);
+/// The ranks a call sends to and receives from, for its error message; -1: none.
+struct Peers {
+  int to = -1;
+  int from = -1;
+};
+
+/// Throws MpiError unless `rc` is MPI_SUCCESS. The message names `call`, where the running
+/// exchange is (backend, phase, round; see PhaseScope), the peers and MPI's error string.
+void check(int rc, std::string_view call, Peers peers = {});
 
 /// `root`'s `text` on every rank of `comm`; collective.
 std::string broadcast(std::string text, int root, MPI_Comm comm);

@@ -12,16 +12,25 @@ MPI_Request* RequestSet::next() {
 
 int RequestSet::wait_any() {
   int index = MPI_UNDEFINED;
-  check(
-      MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, MPI_STATUS_IGNORE),
-      "MPI_Waitany");
+  MPI_Status status;
+  const int rc = MPI_Waitany(static_cast<int>(requests_.size()), requests_.data(), &index, &status);
+  check(rc, "MPI_Waitany", {.from = rc == MPI_SUCCESS ? -1 : status.MPI_SOURCE});
   return index == MPI_UNDEFINED ? -1 : index;
 }
 
 void RequestSet::wait_all() {
+  statuses_.resize(requests_.size());  // within the reserved capacity: no allocation
   const int rc =
-      MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE);
+      MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
   requests_.clear();
+  if (rc == MPI_ERR_IN_STATUS) {
+    // Name the first request that failed (a receive's status carries its peer).
+    for (const MPI_Status& status : statuses_) {
+      if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) {
+        check(status.MPI_ERROR, "MPI_Waitall", {.from = status.MPI_SOURCE});
+      }
+    }
+  }
   check(rc, "MPI_Waitall");
 }
 

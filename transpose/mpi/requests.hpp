@@ -11,7 +11,10 @@ namespace a2afft::mpi {
 /// Exchange::run() never allocates. Requests still pending on destruction are cancelled.
 class RequestSet {
  public:
-  explicit RequestSet(std::size_t capacity = 0) { requests_.reserve(capacity); }
+  explicit RequestSet(std::size_t capacity = 0) {
+    requests_.reserve(capacity);
+    statuses_.reserve(capacity);
+  }
   RequestSet(RequestSet&&) noexcept = default;
   RequestSet& operator=(RequestSet&&) noexcept = default;
   RequestSet(const RequestSet&) = delete;
@@ -29,6 +32,7 @@ class RequestSet {
 
  private:
   std::vector<MPI_Request> requests_;
+  std::vector<MPI_Status> statuses_;  // for the error message: which receive failed
 };
 
 }  // namespace a2afft::mpi
