@@ -326,6 +326,30 @@ void write_json(const std::string& path, const report::RunContext& context,
   if (!out) throw UsageError("--json=" + path + " could not be written");
 }
 
+// The peak at `block_bytes`: the send pattern (and MPI_Alltoall's result with --validate), each
+// plan's send and receive buffers and its scratch; every plan at once when interleaved.
+cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::size_t block_bytes,
+                                    const Topology& topology, Order order,
+                                    const AlltoallOptions& options) {
+  const double buffer_bytes = static_cast<double>(block_bytes) * topology.size();
+  const auto& node_sizes = topology.node_sizes();
+  const int largest_node = *std::max_element(node_sizes.begin(), node_sizes.end());
+  double buffers = 0, scratch = 0;
+  for (const std::string& spec : specs) {
+    const double plan_scratch =
+        cli::exchange_scratch_bytes(spec, topology.size(), largest_node, block_bytes);
+    const bool together = order == Order::interleaved;
+    buffers = together ? buffers + 2 * buffer_bytes : 2 * buffer_bytes;
+    scratch = together ? scratch + plan_scratch : std::max(scratch, plan_scratch);
+  }
+  cli::MemoryEstimate estimate;
+  estimate.per_rank = {{"send pattern", buffer_bytes},
+                       {"MPI_Alltoall's result", options.validate ? buffer_bytes : 0.0},
+                       {"plans' buffers", buffers},
+                       {"plans' scratch", scratch, true}};
+  return estimate;
+}
+
 int run_alltoall(const AlltoallOptions& options) {
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
   const Topology topology(MPI_COMM_WORLD, options.layout.request());
@@ -352,7 +376,6 @@ int run_alltoall(const AlltoallOptions& options) {
     const Spec spec = parse_spec(text);
     const std::string why = exchange_refusal(spec, ExchangeProblem{topology, sizes.front()});
     if (why.empty()) {
-      make_exchange(spec, ExchangeProblem{topology, sizes.front()});
       runnable.push_back(text);
     } else if (from_all) {
       refusals.push_back(text + ": " + why);
@@ -362,10 +385,14 @@ int run_alltoall(const AlltoallOptions& options) {
   }
 
   // Send and receive buffers per plan at the largest size, all plans of one size at once.
-  const double bytes_per_rank = 2.0 *
-                                static_cast<double>(*std::max_element(sizes.begin(), sizes.end())) *
-                                static_cast<double>(topology.size());
+  const std::size_t largest_block = *std::max_element(sizes.begin(), sizes.end());
+  const double bytes_per_rank =
+      2.0 * static_cast<double>(largest_block) * static_cast<double>(topology.size());
   const Order order = choose_order(options.order, bytes_per_rank, topology, runnable.size());
+  cli::check_memory_fits(alltoall_memory(runnable, largest_block, topology, order, options),
+                         topology, "alltoall --sizes=" + std::to_string(largest_block));
+  for (const std::string& text : runnable)
+    make_exchange(parse_spec(text), ExchangeProblem{topology, sizes.front()});
   const report::RunContext context = report::collect_context(topology, "a2afft alltoall");
   if (is_printing_rank()) {
     report::print_context(std::cout, context);

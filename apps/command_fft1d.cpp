@@ -105,6 +105,23 @@ int run_fft1d(const Fft1dOptions& options) {
       4.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(n) / topology.size();
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
+  {
+    const int ranks = topology.size();
+    const auto& node_sizes = topology.node_sizes();
+    const int largest_node = *std::max_element(node_sizes.begin(), node_sizes.end());
+    const std::size_t block_bytes =
+        n / static_cast<std::size_t>(ranks) / static_cast<std::size_t>(ranks) * sizeof(Complex);
+    std::vector<double> scratch_per_plan;
+    if (engines.ours) {
+      for (const cli::ExchangeChoice& choice : choices) {
+        scratch_per_plan.push_back(
+            cli::exchange_scratch_bytes(choice.spec, ranks, largest_node, block_bytes));
+      }
+    }
+    cli::check_memory_fits(fft_memory_estimate(static_cast<double>(n), topology, order,
+                                               engines.fftw_mpi, scratch_per_plan),
+                           topology, "fft1d --n=" + std::to_string(n));
+  }
 
   const report::RunContext context = report::collect_context(topology, "a2afft fft1d");
   const std::string settings =

@@ -68,6 +68,27 @@ int run_fft3d(const Fft3dOptions& options) {
                                 topology.size();
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
+  {
+    // Each transpose's exchange has one block per rank of its row (p1) or column (p0).
+    const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
+    const auto local_bytes = static_cast<std::size_t>(sizeof(Complex) * points / topology.size());
+    const auto& node_sizes = topology.node_sizes();
+    const int largest_node = *std::max_element(node_sizes.begin(), node_sizes.end());
+    const auto scratch = [&](const std::string& spec, int ranks) {
+      return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks),
+                                         local_bytes / static_cast<std::size_t>(ranks));
+    };
+    std::vector<double> scratch_per_plan;
+    if (engines.ours) {
+      for (const auto& [row_choice, column_choice] : choices) {
+        scratch_per_plan.push_back(scratch(row_choice.spec, grid.columns) +
+                                   scratch(column_choice.spec, grid.rows));
+      }
+    }
+    cli::check_memory_fits(
+        fft_memory_estimate(points, topology, order, engines.fftw_mpi, scratch_per_plan), topology,
+        "fft3d --size=" + fft::shape_to_string(shape) + " on a " + grid.to_string() + " grid");
+  }
 
   const report::RunContext context = report::collect_context(topology, "a2afft fft3d");
   const std::string settings =

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <numeric>
 
 #include "commands.hpp"
 #include "error.hpp"
@@ -91,6 +92,32 @@ Order choose_order(const std::string& text, double bytes_per_rank, const Topolog
 std::string to_string(Order order) {
   return order == Order::interleaved ? "interleaved (run i of every plan before run i+1)"
                                      : "one plan after another";
+}
+
+cli::MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
+                                        bool fftw_mpi,
+                                        const std::vector<double>& scratch_per_plan) {
+  const double local_bytes = sizeof(Complex) * std::ceil(points / topology.size());
+  std::vector<double> arrays, scratch;  // per plan
+  if (fftw_mpi) {
+    arrays.push_back(4 * local_bytes);  // data, FFTW-MPI's work array, input, slack of its split
+    scratch.push_back(0);
+  }
+  for (const double bytes : scratch_per_plan) {
+    arrays.push_back(4 * local_bytes);
+    scratch.push_back(bytes);
+  }
+  const auto combine = [&](const std::vector<double>& per_plan) {
+    if (per_plan.empty()) return 0.0;
+    return order == Order::interleaved ? std::accumulate(per_plan.begin(), per_plan.end(), 0.0)
+                                       : *std::max_element(per_plan.begin(), per_plan.end());
+  };
+  cli::MemoryEstimate estimate;
+  estimate.per_rank = {{"plans' arrays", combine(arrays)},
+                       {"exchange scratch", combine(scratch), true}};
+  estimate.on_rank0 = {{"gathered output" + std::string(fftw_mpi ? " and reference" : ""),
+                        (fftw_mpi ? 2 : 1) * sizeof(Complex) * points}};
+  return estimate;
 }
 
 namespace {

@@ -14,6 +14,7 @@
 
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
+#include "memory_check.hpp"
 #include "report/context.hpp"
 #include "report/stats.hpp"
 #include "timing/phase_timer.hpp"
@@ -112,6 +113,13 @@ enum class Order { interleaved, sequential };
 Order choose_order(const std::string& text, double bytes_per_rank, const Topology& topology,
                    std::size_t plan_count);
 std::string to_string(Order order);
+
+/// The peak memory of an FFT benchmark of `points` complex points: per plan four local arrays
+/// (data, send, receive, its input) and its exchanges' scratch (`scratch_per_plan`, one entry
+/// per a2afft plan), FFTW-MPI's data and work arrays; every plan at once when interleaved.
+/// Rank 0 also holds the gathered output and FFTW-MPI's reference for the checks.
+cli::MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
+                                        bool fftw_mpi, const std::vector<double>& scratch_per_plan);
 
 /// Prints the run's header on rank 0 (context, then `settings`) and reads --wisdom if given.
 void start_fft_run(const FftRunOptions& options, const Topology& topology,

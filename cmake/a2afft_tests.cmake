@@ -14,6 +14,15 @@ endif()
 string(REPLACE ";" " " A2AFFT_MPIEXEC_OVERSUBSCRIBE_TEXT "${A2AFFT_MPIEXEC_OVERSUBSCRIBE}")
 set(A2AFFT_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
                         OMPI_MCA_rmaps_base_oversubscribe=1)
+# Sanitized runs: every finding fails the test. Open MPI's own leaks (buffers it keeps until
+# exit) are suppressed by library in tests/sanitize/lsan.supp, not by turning leak checks off.
+set(A2AFFT_SANITIZER_ENV
+    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+    "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/sanitize/lsan.supp:print_suppressions=0"
+    "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+if(A2AFFT_SANITIZE)
+  list(APPEND A2AFFT_MPI_TEST_ENV ${A2AFFT_SANITIZER_ENV})
+endif()
 
 # The mpiexec prefix for `ranks` ranks, in OUT_VAR.
 function(a2afft_mpiexec_command out_var ranks)

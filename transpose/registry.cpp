@@ -93,6 +93,12 @@ std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI
   return mpi::broadcast(why, lowest, across);
 }
 
+double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes) {
+  const ScratchBound& bound = find_exchange(spec.name).scratch;
+  const double rank_bytes = static_cast<double>(block_bytes) * ranks;
+  return (bound.rank_buffers + bound.node_buffers * largest_node) * rank_bytes;
+}
+
 std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem& problem) {
   if (problem.block_bytes == 0) {
     throw UsageError("block_bytes=0 is not valid; an exchange block holds at least 1 byte");

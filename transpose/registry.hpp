@@ -21,6 +21,14 @@ struct ParamInfo {
   std::string_view meaning;
 };
 
+/// The most scratch memory a plan allocates per rank (buffers, staging, inner plans), for
+/// estimates made before any plan exists: `rank_buffers` times one rank's P blocks, plus, on
+/// the ranks that lead a node, `node_buffers` times the largest node's ranks x P blocks.
+struct ScratchBound {
+  double rank_buffers = 0;
+  double node_buffers = 0;
+};
+
 /// One row of the backend table: FFTW's solver idea (applicable, make, print) as data.
 struct ExchangeInfo {
   std::string_view name;
@@ -34,6 +42,7 @@ struct ExchangeInfo {
   std::string (*refusal)(const ExchangeProblem& problem, const Params& params);
   /// Builds the plan; throws UsageError on a bad parameter value.
   std::unique_ptr<Exchange> (*make)(const ExchangeProblem& problem, const Params& params);
+  ScratchBound scratch;
 };
 
 /// Every backend, in the order `a2afft list` and `--exchange all` use.
@@ -54,6 +63,10 @@ std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem);
 /// Plans on different sub-communicators (the rows of a process grid) can otherwise refuse on
 /// some ranks only, and the others would wait forever in the next collective.
 std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across);
+
+/// Bytes of scratch a plan of `spec` may allocate per rank with `block_bytes` blocks on `ranks`
+/// ranks whose largest node has `largest_node` ranks (its row's ScratchBound). Pure.
+double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes);
 
 /// Builds a plan; collective over the topology's communicator. Throws UsageError for an
 /// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).

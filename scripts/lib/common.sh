@@ -41,9 +41,10 @@ a2afft_install_missing() {
   $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 }
 
+# Extra arguments go to cmake's configure step (run-tests --sanitize passes its options).
 a2afft_build() {
   echo "== configuring and building in $A2AFFT_BUILD"
-  cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
   cmake --build "$A2AFFT_BUILD" -j "$(nproc)"
 }
 

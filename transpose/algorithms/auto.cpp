@@ -360,6 +360,7 @@ const ExchangeInfo kAutoExchange = {
     .examples = kExamples,
     .refusal = nullptr,
     .make = make_auto,
+    .scratch = {.rank_buffers = 10, .node_buffers = 5},  // the largest candidate and its buffers
 };
 
 }  // namespace a2afft::algorithms

@@ -119,6 +119,7 @@ const ExchangeInfo kPairwiseExchange = {
     .examples = kPairwiseExamples,
     .refusal = nullptr,
     .make = make_plan<PairwiseExchange>,
+    .scratch = {},
 };
 
 const ExchangeInfo kNonblockingExchange = {
@@ -130,6 +131,7 @@ const ExchangeInfo kNonblockingExchange = {
     .examples = kNonblockingExamples,
     .refusal = nullptr,
     .make = make_nonblocking,
+    .scratch = {},
 };
 
 }  // namespace a2afft::algorithms

@@ -123,6 +123,7 @@ const ExchangeInfo kFactorExchange = {
     .examples = kExamples,
     .refusal = nullptr,
     .make = make_plan<FactorExchange>,
+    .scratch = {},
 };
 
 const ExchangeInfo kFactorHierExchange = {
@@ -134,6 +135,7 @@ const ExchangeInfo kFactorHierExchange = {
     .examples = kHierExamples,
     .refusal = nullptr,
     .make = make_plan<FactorHierExchange>,
+    .scratch = {},
 };
 
 }  // namespace a2afft::algorithms

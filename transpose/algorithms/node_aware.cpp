@@ -417,6 +417,8 @@ const ExchangeInfo kHierarchicalExchange = {
     .examples = kHierarchicalExamples,
     .refusal = family_refusal<kHierarchical>,
     .make = make_family<kHierarchical>,
+    .scratch = {.rank_buffers = 2,
+                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
 };
 
 const ExchangeInfo kMultileaderExchange = {
@@ -428,6 +430,8 @@ const ExchangeInfo kMultileaderExchange = {
     .examples = kMultileaderExamples,
     .refusal = family_refusal<kMultileader>,
     .make = make_family<kMultileader>,
+    .scratch = {.rank_buffers = 2,
+                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
 };
 
 const ExchangeInfo kNodeAwareExchange = {
@@ -439,6 +443,8 @@ const ExchangeInfo kNodeAwareExchange = {
     .examples = kNodeAwareExamples,
     .refusal = family_refusal<kNodeAware>,
     .make = make_family<kNodeAware>,
+    .scratch = {.rank_buffers = 2,
+                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
 };
 
 const ExchangeInfo kLocalityAwareExchange = {
@@ -450,6 +456,8 @@ const ExchangeInfo kLocalityAwareExchange = {
     .examples = kLocalityExamples,
     .refusal = family_refusal<kLocalityAware>,
     .make = make_family<kLocalityAware>,
+    .scratch = {.rank_buffers = 2,
+                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
 };
 
 const ExchangeInfo kMultileaderNodeAwareExchange = {
@@ -461,6 +469,8 @@ const ExchangeInfo kMultileaderNodeAwareExchange = {
     .examples = kMultileaderNodeAwareExamples,
     .refusal = family_refusal<kMultileaderNodeAware>,
     .make = make_family<kMultileaderNodeAware>,
+    .scratch = {.rank_buffers = 2,
+                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
 };
 
 }  // namespace a2afft::algorithms

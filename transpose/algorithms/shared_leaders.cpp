@@ -432,6 +432,7 @@ const ExchangeInfo kMpmlExchange = {
     .examples = kMpmlExamples,
     .refusal = shared_refusal<kMpml>,
     .make = make_shared_leaders<kMpml>,
+    .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
 };
 
 const ExchangeInfo kNmpmlExchange = {
@@ -443,6 +444,7 @@ const ExchangeInfo kNmpmlExchange = {
     .examples = kNmpmlExamples,
     .refusal = shared_refusal<kNmpml>,
     .make = make_shared_leaders<kNmpml>,
+    .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
 };
 
 const ExchangeInfo kOnmpmlExchange = {
@@ -454,6 +456,7 @@ const ExchangeInfo kOnmpmlExchange = {
     .examples = kOnmpmlExamples,
     .refusal = shared_refusal<kOnmpml>,
     .make = make_shared_leaders<kOnmpml>,
+    .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
 };
 
 }  // namespace a2afft::algorithms

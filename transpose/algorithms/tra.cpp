@@ -367,6 +367,7 @@ const ExchangeInfo kTraExchange = {
     .examples = kTraExamples,
     .refusal = nullptr,
     .make = make_tra,
+    .scratch = {.rank_buffers = 3},  // scratch, packed round out and in
 };
 
 const ExchangeInfo kBruckExchange = {
@@ -378,6 +379,7 @@ const ExchangeInfo kBruckExchange = {
     .examples = kBruckExamples,
     .refusal = nullptr,
     .make = make_bruck,
+    .scratch = {.rank_buffers = 3},  // scratch, packed round out and in
 };
 
 const ExchangeInfo kTra2Exchange = {
@@ -389,6 +391,7 @@ const ExchangeInfo kTra2Exchange = {
     .examples = kTra2Examples,
     .refusal = tra2_refusal,
     .make = make_tra2,
+    .scratch = {.rank_buffers = 8},  // two repack buffers and two inner tra plans
 };
 
 }  // namespace a2afft::algorithms

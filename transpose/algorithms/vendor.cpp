@@ -46,6 +46,7 @@ const ExchangeInfo kVendorExchange = {
     .examples = kExamples,
     .refusal = nullptr,
     .make = make_plan<VendorExchange>,
+    .scratch = {},
 };
 
 }  // namespace a2afft::algorithms

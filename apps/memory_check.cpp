@@ -1,0 +1,176 @@
+#include "memory_check.hpp"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <numeric>
+#include <sstream>
+
+#include "error.hpp"
+#include "mpi/comm.hpp"
+#include "registry.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft::cli {
+
+namespace {
+
+double sum(const std::vector<MemoryItem>& items, bool with_bounds) {
+  return std::accumulate(items.begin(), items.end(), 0.0,
+                         [&](double total, const MemoryItem& item) {
+                           return total + (with_bounds || !item.bound ? item.bytes : 0.0);
+                         });
+}
+
+std::string read_file(const char* path) {
+  std::ifstream file(path);
+  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
+}
+
+std::optional<double> parse_number(std::string_view text) {
+  const std::string copy(text);
+  char* end = nullptr;
+  const double value = std::strtod(copy.c_str(), &end);
+  if (end == copy.c_str() || value < 0) return std::nullopt;
+  return value;
+}
+
+std::string describe_items(const std::vector<MemoryItem>& items) {
+  std::string text;
+  for (const MemoryItem& item : items) {
+    if (item.bytes <= 0) continue;
+    text += (text.empty() ? "" : ", ") + item.what + (item.bound ? " up to " : " ") +
+            format_bytes(item.bytes);
+  }
+  return text;
+}
+
+}  // namespace
+
+double MemoryEstimate::per_rank_bytes(bool with_bounds) const {
+  return sum(per_rank, with_bounds);
+}
+
+double MemoryEstimate::on_rank0_bytes(bool with_bounds) const {
+  return sum(on_rank0, with_bounds);
+}
+
+double exchange_scratch_bytes(std::string_view spec, int ranks, int largest_node,
+                              std::size_t block_bytes) {
+  if (ranks <= 1) return 0;  // a transpose inside one rank builds no plan
+  return scratch_bytes_bound(parse_spec(spec), ranks, largest_node, block_bytes);
+}
+
+std::optional<double> parse_meminfo_available(std::string_view meminfo) {
+  constexpr std::string_view kKey = "MemAvailable:";
+  const std::size_t at = meminfo.find(kKey);
+  if (at == std::string_view::npos) return std::nullopt;
+  std::istringstream line(std::string(meminfo.substr(at + kKey.size())));
+  double kibibytes = -1;
+  std::string unit;
+  if (!(line >> kibibytes >> unit) || kibibytes < 0 || unit != "kB") return std::nullopt;
+  return kibibytes * 1024;
+}
+
+std::optional<double> parse_cgroup_room(std::string_view max, std::string_view current) {
+  if (max.substr(0, 3) == "max") return std::nullopt;
+  const auto limit = parse_number(max);
+  const auto used = parse_number(current);
+  if (!limit) return std::nullopt;
+  return std::max(0.0, *limit - used.value_or(0));
+}
+
+double available_memory_bytes(std::string* source) {
+  double bytes = 0;
+  std::string from;
+  if (const auto available = parse_meminfo_available(read_file("/proc/meminfo"))) {
+    bytes = *available;
+    from = "MemAvailable";
+  } else {
+    bytes = 0.5 * static_cast<double>(sysconf(_SC_PHYS_PAGES)) *
+            static_cast<double>(sysconf(_SC_PAGESIZE));
+    from = "half the physical memory (no MemAvailable)";
+  }
+  if (const auto room = parse_cgroup_room(read_file("/sys/fs/cgroup/memory.max"),
+                                          read_file("/sys/fs/cgroup/memory.current"));
+      room && *room < bytes) {
+    bytes = *room;
+    from = "the cgroup's memory.max";
+  }
+  if (source != nullptr) *source = from;
+  return bytes;
+}
+
+std::string format_bytes(double bytes) {
+  constexpr const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  std::size_t unit = 0;
+  while (bytes >= 1024 && unit + 1 < std::size(kUnits)) {
+    bytes /= 1024;
+    ++unit;
+  }
+  char text[32];
+  std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, kUnits[unit]);
+  return text;
+}
+
+void check_memory_fits(const MemoryEstimate& estimate, const Topology& topology,
+                       std::string_view what) {
+  if (const char* skip = std::getenv("A2AFFT_SKIP_MEMORY_CHECK"); skip && std::string(skip) == "1")
+    return;
+  // Every rank judges its own host; the worst host's numbers go to every rank, so all throw
+  // together (or none does).
+  const std::string& host = topology.host_of(topology.rank());
+  int ranks_here = 0;
+  bool rank0_here = false;
+  for (int rank = 0; rank < topology.size(); ++rank) {
+    if (topology.host_of(rank) != host) continue;
+    ++ranks_here;
+    rank0_here = rank0_here || rank == 0;
+  }
+  std::string source;
+  const double available = available_memory_bytes(&source);
+  const auto host_need = [&](bool with_bounds) {
+    return ranks_here * estimate.per_rank_bytes(with_bounds) +
+           (rank0_here ? estimate.on_rank0_bytes(with_bounds) : 0.0);
+  };
+  // The worst shortfall, certain and with the bounds, and the rank that has each.
+  struct {
+    double shortfall;
+    int rank;
+  } mine[2] = {{host_need(false) - available, topology.rank()},
+               {host_need(true) - available, topology.rank()}},
+    worst[2];
+  mpi::check(MPI_Allreduce(mine, worst, 2, MPI_DOUBLE_INT, MPI_MAXLOC, topology.comm()),
+             "MPI_Allreduce(memory)");
+  const bool certain = worst[0].shortfall > 0;
+  if (!certain && worst[1].shortfall <= 0) return;
+  const int reporter = certain ? worst[0].rank : worst[1].rank;
+  std::string text;
+  if (topology.rank() == reporter) {
+    text = std::string(what) + " needs about " + format_bytes(estimate.per_rank_bytes()) +
+           " per rank (" + describe_items(estimate.per_rank) + ")";
+    if (rank0_here && estimate.on_rank0_bytes() > 0) {
+      text += " plus " + format_bytes(estimate.on_rank0_bytes()) + " on rank 0 (" +
+              describe_items(estimate.on_rank0) + ")";
+    }
+    text += ", " + format_bytes(host_need(certain ? false : true)) +
+            (certain ? " for certain" : " at most") + " for the " + std::to_string(ranks_here) +
+            " rank" + (ranks_here == 1 ? "" : "s") + " on host " + host + ", which has " +
+            format_bytes(available) + " available (" + source + ")";
+  }
+  text = mpi::broadcast(text, reporter, topology.comm());
+  if (certain) {
+    throw UsageError(text +
+                     "; use smaller sizes, fewer plans or more nodes "
+                     "(A2AFFT_SKIP_MEMORY_CHECK=1 tries anyway)");
+  }
+  if (topology.rank() == 0) std::cerr << "a2afft: warning: " << text << "; running anyway\n";
+}
+
+}  // namespace a2afft::cli
