@@ -15,13 +15,20 @@ string(REPLACE ";" " " A2AFFT_MPIEXEC_OVERSUBSCRIBE_TEXT "${A2AFFT_MPIEXEC_OVERS
 set(A2AFFT_MPI_TEST_ENV OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
                         OMPI_MCA_rmaps_base_oversubscribe=1)
 # Sanitized runs: every finding fails the test. Open MPI's own leaks (buffers it keeps until
-# exit) are suppressed by library in tests/sanitize/lsan.supp, not by turning leak checks off.
+# exit) are suppressed by library in tests/sanitize/lsan.supp, not by turning leak checks off;
+# the slow unwinder records their stacks through libraries built without frame pointers, so
+# the suppressions can see which library allocated.
 set(A2AFFT_SANITIZER_ENV
-    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+    "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:fast_unwind_on_malloc=0"
     "LSAN_OPTIONS=suppressions=${CMAKE_SOURCE_DIR}/tests/sanitize/lsan.supp:print_suppressions=0"
     "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 if(A2AFFT_SANITIZE)
-  list(APPEND A2AFFT_MPI_TEST_ENV ${A2AFFT_SANITIZER_ENV})
+  # Built without sanitizers: mpirun (not instrumented) loads it too.
+  add_library(a2afft_keep_modules SHARED ${CMAKE_SOURCE_DIR}/tests/sanitize/keep_modules.c)
+  target_compile_options(a2afft_keep_modules PRIVATE -fno-sanitize=all)
+  target_link_options(a2afft_keep_modules PRIVATE -fno-sanitize=all)
+  list(APPEND A2AFFT_MPI_TEST_ENV ${A2AFFT_SANITIZER_ENV}
+       "LD_PRELOAD=$<TARGET_FILE:a2afft_keep_modules>")
 endif()
 
 # The mpiexec prefix for `ranks` ranks, in OUT_VAR.

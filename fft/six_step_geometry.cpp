@@ -22,6 +22,7 @@ std::optional<std::size_t> parse_number(std::string_view text) {
 
 // base^exponent, or nothing past the limit.
 std::optional<std::size_t> bounded_power(std::size_t base, std::size_t exponent) {
+  if (base == 1) return 1;  // 1^e in one step: e can be 2^64 - 1 (found by fuzzing)
   std::size_t value = 1;
   for (std::size_t i = 0; i < exponent; ++i) {
     if (base != 0 && value > kLargestLength / base) return std::nullopt;

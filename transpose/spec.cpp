@@ -79,7 +79,9 @@ std::string Spec::to_string() const {
   std::string text = name;
   for (std::size_t i = 0; i < params.size(); ++i) {
     const std::string& value = params[i].value;
-    const bool needs_parentheses = value.find(',') != std::string::npos;
+    // A comma would split the value; a value that is itself wrapped whole would lose its
+    // parentheses to unwrap() when parsed back.
+    const bool needs_parentheses = value.find(',') != std::string::npos || unwrap(value) != value;
     text += (i == 0 ? ":" : ",") + params[i].key + "=" +
             (needs_parentheses ? "(" + value + ")" : value);
   }

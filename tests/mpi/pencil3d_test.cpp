@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "agreed.hpp"
 #include "error.hpp"
 #include "gather.hpp"
 #include "plan_checks.hpp"
@@ -130,6 +131,29 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
 INSTANTIATE_TEST_SUITE_P(Registry, Pencil3dBackend,
                          ::testing::ValuesIn(testing_support::backend_names()),
                          testing_support::SpecParamName());
+
+TEST_P(Pencil3dBackend, gives_the_same_bits_as_every_other_backend) {
+  const std::string& spec = GetParam();
+  for (const Shape3& shape : {Shape3{12, 10, 9}, Shape3{8, 8, 8}}) {
+    for (const ProcGrid& grid : grids_that_fit(shape, topology().size())) {
+      const std::string what = spec + " " + shape_to_string(shape) + " on " + grid.to_string();
+      const Pencil3dOptions options{spec, spec, Rigor::estimate, true};
+      std::unique_ptr<Pencil3d> plan;
+      try {
+        plan = std::make_unique<Pencil3d>(topology(), shape, grid, options);
+      } catch (const UsageError& error) {
+        EXPECT_NE(std::string(error.what()).find("cannot run on"), std::string::npos) << what;
+        continue;
+      }
+      Pencil3d reference(topology(), shape, grid, {"mpi", "mpi", Rigor::estimate, true});
+      const std::string local = testing_support::bit_difference(
+          *plan, reference, plan->output_box().elements(), plan->input_box().elements(),
+          [&](Complex* data) { fill_test_signal(data, plan->input_box(), shape, 3); });
+      EXPECT_EQ(testing_support::agreed_failure(local), "")
+          << what << ": " << plan->describe() << " against " << reference.describe();
+    }
+  }
+}
 
 TEST(Pencil3d, row_and_column_exchanges_may_differ) {
   const Shape3 shape{12, 10, 9};

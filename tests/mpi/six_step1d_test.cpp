@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "agreed.hpp"
 #include "error.hpp"
 #include "gather.hpp"
 #include "plan_checks.hpp"
@@ -61,6 +62,20 @@ std::vector<std::size_t> lengths_for(int ranks) {
 
 constexpr double kTolerance = 1e-12;
 
+// The plan, or nullptr when the layout refuses `spec`; only a layout refusal is acceptable, and
+// only where the registry says so.
+std::unique_ptr<SixStep1d> plan_unless_refused(const std::string& spec, std::size_t n,
+                                               bool scrambled, const std::string& what) {
+  try {
+    return std::make_unique<SixStep1d>(topology(), n,
+                                       SixStep1dOptions{spec, 0, Rigor::estimate, scrambled});
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("cannot run the six-step"), std::string::npos)
+        << what << ": " << error.what();
+    return nullptr;
+  }
+}
+
 class SixStep1dBackend : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SixStep1dBackend, matches_serial_fftw) {
@@ -72,16 +87,8 @@ TEST_P(SixStep1dBackend, matches_serial_fftw) {
     for (const bool scrambled : {false, true}) {
       const std::string what =
           spec + " N=" + std::to_string(n) + (scrambled ? " scrambled" : " natural");
-      std::unique_ptr<SixStep1d> plan;
-      try {
-        plan = std::make_unique<SixStep1d>(topology(), n,
-                                           SixStep1dOptions{spec, 0, Rigor::estimate, scrambled});
-      } catch (const UsageError& error) {
-        // Only a layout refusal is acceptable, and only where the registry says so.
-        EXPECT_NE(std::string(error.what()).find("cannot run the six-step"), std::string::npos)
-            << what << ": " << error.what();
-        continue;
-      }
+      const std::unique_ptr<SixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
+      if (!plan) continue;
       ++cases;
       const Box3 box = plan->input_box();
       fill_test_signal(plan->data(), box, {1, 1, n}, 1);
@@ -119,6 +126,26 @@ TEST_P(SixStep1dBackend, matches_serial_fftw) {
   }
   if (topology().rank() == 0)
     std::printf("[  cases   ] %s: %d plans checked\n", spec.c_str(), cases);
+}
+
+TEST_P(SixStep1dBackend, gives_the_same_bits_as_every_other_backend) {
+  const std::string& spec = GetParam();
+  for (const std::size_t n : lengths_for(topology().size())) {
+    for (const bool scrambled : {false, true}) {
+      const std::string what =
+          spec + " N=" + std::to_string(n) + (scrambled ? " scrambled" : " natural");
+      const std::unique_ptr<SixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
+      if (!plan) continue;
+      SixStep1d reference(topology(), n, {"mpi", 0, Rigor::estimate, scrambled});
+      const Box3 box = plan->input_box();
+      const std::string local = testing_support::bit_difference(
+          *plan, reference, box.elements(), box.elements(), [&](Complex* data) {
+            fill_test_signal(data, box, {1, 1, n}, 3);
+          });
+      EXPECT_EQ(testing_support::agreed_failure(local), "")
+          << what << ": " << plan->describe() << " against " << reference.describe();
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, SixStep1dBackend,

@@ -29,4 +29,24 @@ void expect_repeatable_forward(Plan& plan, std::size_t output_elements, Fill fil
   EXPECT_EQ(differs, 0) << what << " repeated forward";
 }
 
+/// Exchanges only move bytes, so every backend's FFT must give exactly the bits of
+/// `reference`'s (the same problem on another backend): forward from `fill()`, then backward
+/// from that output. "" when they agree on this rank, else what differs.
+template <typename Plan, typename Fill>
+std::string bit_difference(Plan& plan, Plan& reference, std::size_t output_elements,
+                           std::size_t input_elements, Fill fill) {
+  const auto same = [&](std::size_t elements) {
+    return std::memcmp(plan.data(), reference.data(), elements * sizeof(*plan.data())) == 0;
+  };
+  fill(plan.data());
+  fill(reference.data());
+  plan.forward();
+  reference.forward();
+  if (!same(output_elements)) return "forward output differs in its bits";
+  plan.backward();
+  reference.backward();
+  if (!same(input_elements)) return "backward output differs in its bits";
+  return "";
+}
+
 }  // namespace a2afft::testing_support

@@ -16,6 +16,8 @@ TEST(ParseLength, accepts_plain_numbers_powers_and_products) {
   EXPECT_EQ(parse_length("2^4*3^2*5"), std::size_t{720});
   EXPECT_EQ(parse_length("7"), std::size_t{7});
   EXPECT_EQ(parse_length("2^40"), std::size_t{1} << 40);
+  // One to any power is one, at once (the fuzzer found 1^huge looping for minutes).
+  EXPECT_EQ(parse_length("1^18446744073709551615*3"), std::size_t{3});
 }
 
 TEST(ParseLength, rejects_zero_garbage_and_overflow_naming_the_option) {
