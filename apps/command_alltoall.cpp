@@ -332,8 +332,7 @@ cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::
                                     const Topology& topology, Order order,
                                     const AlltoallOptions& options) {
   const double buffer_bytes = static_cast<double>(block_bytes) * topology.size();
-  const auto& node_sizes = topology.node_sizes();
-  const int largest_node = *std::max_element(node_sizes.begin(), node_sizes.end());
+  const int largest_node = topology.largest_node_size();
   double buffers = 0, scratch = 0;
   for (const std::string& spec : specs) {
     const double plan_scratch =

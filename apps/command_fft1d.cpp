@@ -48,8 +48,7 @@ std::size_t hpcc_length(double fraction, const Topology& topology) {
     throw UsageError("--memory-fraction=" + format("%g", fraction) +
                      " is not valid; expected a fraction in (0, 1]");
   }
-  const auto& sizes = topology.node_sizes();
-  const double ranks_per_node = *std::max_element(sizes.begin(), sizes.end());
+  const double ranks_per_node = topology.largest_node_size();
   const double memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   const double bytes_per_rank = fraction * memory_bytes / ranks_per_node;
@@ -107,8 +106,7 @@ int run_fft1d(const Fft1dOptions& options) {
   const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
   {
     const int ranks = topology.size();
-    const auto& node_sizes = topology.node_sizes();
-    const int largest_node = *std::max_element(node_sizes.begin(), node_sizes.end());
+    const int largest_node = topology.largest_node_size();
     const std::size_t block_bytes =
         n / static_cast<std::size_t>(ranks) / static_cast<std::size_t>(ranks) * sizeof(Complex);
     std::vector<double> scratch_per_plan;

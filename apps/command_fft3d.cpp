@@ -72,8 +72,7 @@ int run_fft3d(const Fft3dOptions& options) {
     // Each transpose's exchange has one block per rank of its row (p1) or column (p0).
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
     const auto local_bytes = static_cast<std::size_t>(sizeof(Complex) * points / topology.size());
-    const auto& node_sizes = topology.node_sizes();
-    const int largest_node = *std::max_element(node_sizes.begin(), node_sizes.end());
+    const int largest_node = topology.largest_node_size();
     const auto scratch = [&](const std::string& spec, int ranks) {
       return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks),
                                          local_bytes / static_cast<std::size_t>(ranks));

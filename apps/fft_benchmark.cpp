@@ -74,8 +74,7 @@ Order choose_order(const std::string& text, double bytes_per_rank, const Topolog
   if (text != "interleaved" && text != "auto") {
     throw UsageError("--order=" + text + " is not valid; expected auto, interleaved or sequential");
   }
-  const auto& sizes = topology.node_sizes();
-  const auto ranks_per_node = static_cast<double>(*std::max_element(sizes.begin(), sizes.end()));
+  const auto ranks_per_node = static_cast<double>(topology.largest_node_size());
   const double node_bytes = static_cast<double>(plan_count) * bytes_per_rank * ranks_per_node;
   const double memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));

@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,10 @@ class Topology {
   const std::vector<int>& node_sizes() const { return layout_.node_sizes; }
   int leader_of(int node) const { return layout_.leader_of_node[static_cast<std::size_t>(node)]; }
   bool nodes_equal() const;
+  /// Ranks on the largest node.
+  int largest_node_size() const {
+    return *std::max_element(layout_.node_sizes.begin(), layout_.node_sizes.end());
+  }
 
   int numa_domain() const { return numa_of(rank()); }
   int numa_of(int rank) const { return numa_of_rank_[static_cast<std::size_t>(rank)]; }
