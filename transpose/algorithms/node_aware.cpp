@@ -417,8 +417,8 @@ const ExchangeInfo kHierarchicalExchange = {
     .examples = kHierarchicalExamples,
     .refusal = family_refusal<kHierarchical>,
     .make = make_family<kHierarchical>,
-    .scratch = {.rank_buffers = 2,
-                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
+    // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
+    .scratch = {.rank_buffers = 2, .node_buffers = 5},
 };
 
 const ExchangeInfo kMultileaderExchange = {
@@ -430,8 +430,8 @@ const ExchangeInfo kMultileaderExchange = {
     .examples = kMultileaderExamples,
     .refusal = family_refusal<kMultileader>,
     .make = make_family<kMultileader>,
-    .scratch = {.rank_buffers = 2,
-                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
+    // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
+    .scratch = {.rank_buffers = 2, .node_buffers = 5},
 };
 
 const ExchangeInfo kNodeAwareExchange = {
@@ -443,8 +443,8 @@ const ExchangeInfo kNodeAwareExchange = {
     .examples = kNodeAwareExamples,
     .refusal = family_refusal<kNodeAware>,
     .make = make_family<kNodeAware>,
-    .scratch = {.rank_buffers = 2,
-                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
+    // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
+    .scratch = {.rank_buffers = 2, .node_buffers = 5},
 };
 
 const ExchangeInfo kLocalityAwareExchange = {
@@ -456,8 +456,8 @@ const ExchangeInfo kLocalityAwareExchange = {
     .examples = kLocalityExamples,
     .refusal = family_refusal<kLocalityAware>,
     .make = make_family<kLocalityAware>,
-    .scratch = {.rank_buffers = 2,
-                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
+    // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
+    .scratch = {.rank_buffers = 2, .node_buffers = 5},
 };
 
 const ExchangeInfo kMultileaderNodeAwareExchange = {
@@ -469,8 +469,8 @@ const ExchangeInfo kMultileaderNodeAwareExchange = {
     .examples = kMultileaderNodeAwareExamples,
     .refusal = family_refusal<kMultileaderNodeAware>,
     .make = make_family<kMultileaderNodeAware>,
-    .scratch = {.rank_buffers = 2,
-                .node_buffers = 5},  // canonical order; leaders: gather, scatter, inner tra
+    // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
+    .scratch = {.rank_buffers = 2, .node_buffers = 5},
 };
 
 }  // namespace a2afft::algorithms
