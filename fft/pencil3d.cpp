@@ -37,47 +37,46 @@ namespace {
 // input layout, back through S1 to S0. Transpose k sits between stage k and stage k + 1.
 constexpr std::array<int, 5> kStageAt{0, 1, 2, 1, 0};
 
+// The grid, once every rank has checked that it covers exactly the job's ranks.
+const ProcGrid& grid_of_job(const ProcGrid& grid, int ranks) {
+  if (grid.rows * grid.columns != ranks) {
+    throw UsageError("grid " + grid.to_string() + " has " +
+                     std::to_string(grid.rows * grid.columns) + " ranks but the job has " +
+                     std::to_string(ranks));
+  }
+  return grid;
+}
+
+std::vector<Stride> strides(const std::vector<Loop>& loops) {
+  std::vector<Stride> result;
+  for (const Loop& loop : loops) {
+    result.push_back(
+        {static_cast<std::ptrdiff_t>(loop.count), static_cast<std::ptrdiff_t>(loop.stride)});
+  }
+  return result;
+}
+
 }  // namespace
 
 Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
                    const Pencil3dOptions& options)
-    : comm_(topology.comm()), shape_(shape), grid_(grid), options_(options) {
-  if (grid.rows * grid.columns != topology.size()) {
-    throw UsageError("grid " + grid.to_string() + " has " +
-                     std::to_string(grid.rows * grid.columns) + " ranks but the job has " +
-                     std::to_string(topology.size()));
-  }
-  check_grid_fits(shape, grid);
-  const int row = topology.rank() / grid.columns;     // a: which part of x (and later y)
-  const int column = topology.rank() % grid.columns;  // b: which part of y (and later z)
-  const auto [n0, n1, n2] = shape;
-  const Split x_part = split_range(n0, grid.rows, row);
-  const Split y_part = split_range(n1, grid.columns, column);
-  const Split z_part = split_range(n2, grid.columns, column);
-  const Split y_late = split_range(n1, grid.rows, row);
-  stages_[0] = {{x_part.offset, y_part.offset, 0}, {x_part.count, y_part.count, n2}};
-  stages_[1] = {{x_part.offset, 0, z_part.offset}, {x_part.count, n1, z_part.count}};
-  stages_[2] = {{0, y_late.offset, z_part.offset}, {n0, y_late.count, z_part.count}};
-  const Shape3& s0 = stages_[0].extent;
-  const Shape3& s1 = stages_[1].extent;
-  // The last stage in memory: [y][x][z] when the column transpose exists, so x FFTs run at
-  // stride z over planes that fit in cache, and every transpose keeps axis 0 of both sides
-  // (TransposeStep packs by leading planes). With p0 = 1 it is the x-major S1 itself.
-  y_major_ = grid.rows > 1;
-  const Shape3 s2{y_late.count, n0, z_part.count};
-
+    : comm_(topology.comm()),
+      geometry_(shape, grid_of_job(grid, topology.size()), topology.rank(),
+                options.natural_output ? PencilOutput::natural : PencilOutput::transposed),
+      options_(options) {
   // Row transpose among the p1 ranks of row a; column transpose among the p0 ranks of column b.
+  const int row = geometry_.row();
+  const int column = geometry_.column();
   const mpi::Comm row_comm = mpi::Comm::split(topology.comm(), row, column);
   const mpi::Comm column_comm = mpi::Comm::split(topology.comm(), column, row);
   row_topology_ = std::make_unique<Topology>(topology, row_comm.get());
   column_topology_ = std::make_unique<Topology>(topology, column_comm.get());
-  row_ = std::make_unique<Transpose>(Transpose{TransposeStep(s0, s1, {2, n2, 1, n1}, grid.columns),
-                                               TransposeStep(s1, s0, {1, n1, 2, n2}, grid.columns),
-                                               nullptr});
+  const TransposeShape& row_shape = geometry_.row_transpose();
+  const TransposeShape& column_shape = geometry_.column_transpose();
+  row_ = std::make_unique<Transpose>(
+      Transpose{TransposeStep(row_shape), TransposeStep(row_shape.inverse()), nullptr});
   column_ = std::make_unique<Transpose>(
-      Transpose{TransposeStep(s1, s2, {1, n1, 1, n0}, grid.rows, true),
-                TransposeStep(s2, s1, {1, n0, 1, n1}, grid.rows, true), nullptr});
-  std::size_t buffer_elements = 0;
+      Transpose{TransposeStep(column_shape), TransposeStep(column_shape.inverse()), nullptr});
   const auto make_plan = [&](Transpose& step, const Topology& members, const std::string& spec) {
     if (step.there.is_identity()) return;
     // Each row (or column) decides for itself, so refusals are agreed over all ranks first.
@@ -89,90 +88,80 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
                        " grid: " + why);
     }
     step.exchange = make_exchange(parsed, problem);
-    buffer_elements = std::max(buffer_elements, step.there.buffer_elements());
   };
   make_plan(*row_, *row_topology_, options.row_exchange);
   make_plan(*column_, *column_topology_, options.column_exchange);
   // One pair of buffers serves both transposes; the row exchange's memory, when there is one.
   Exchange* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
-  send_ = ComplexBuffer(owner, buffer_elements);
-  recv_ = ComplexBuffer(owner, buffer_elements);
-  data_.resize(std::max({stages_[0].elements(), stages_[1].elements(), stages_[2].elements()}));
+  send_ = ComplexBuffer(owner, geometry_.buffer_elements());
+  recv_ = ComplexBuffer(owner, geometry_.buffer_elements());
+  data_.resize(geometry_.data_elements());
 
-  // Planes of each stage and the one-plane FFT along its axis. z lines are contiguous; y lines
-  // have stride q2; x lines stride q2 in the y-major S2 (whose planes are y), n1 * q2 in the
-  // x-major one (whose "planes" are the y columns, q2 apart). Without a row transpose S0 and S1
-  // are one stage whose FFT is a single 2D plan over contiguous [y][z] planes.
-  const auto n = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
-  const std::size_t q2 = s1[2];
-  const bool merged = row_->there.is_identity();
-  struct Stage {
-    std::size_t planes, plane_stride;
-    std::vector<Stride> transform, batches;
-  };
-  const std::array<Stage, 3> stage{{
-      merged ? Stage{s0[0], n1 * n2, {{n(n1), n(n2)}, {n(n2), 1}}, {}}
-             : Stage{s0[0], s0[1] * n2, {{n(n2), 1}}, {{n(s0[1]), n(n2)}}},
-      {s1[0], n1 * q2, {{n(n1), n(q2)}}, {{n(q2), 1}}},
-      y_major_ ? Stage{s2[0], n0 * q2, {{n(n0), n(q2)}}, {{n(q2), 1}}}
-               : Stage{n1, q2, {{n(n0), n(n1 * q2)}}, {{n(q2), 1}}},
-  }};
+  // One plane of each stage's FFT, run at every plane. Without a row transpose stage 0's 2D
+  // plan does stage 1's FFTs too.
+  const bool merged = !geometry_.has_row_transpose();
   plane_plans_.reserve(6);
-  std::array<std::array<const FftwPlan*, 3>, 2> plans{};  // [backward][stage]
+  StagePlans plans{};
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     for (std::size_t k = 0; k < 3; ++k) {
       if (merged && k == 1) continue;  // part of stage 0's 2D plan
-      plane_plans_.emplace_back(stage[k].transform, stage[k].batches, data_.data(), data_.data(),
-                                direction, options.rigor);
+      const PencilStage& stage = geometry_.stage(k);
+      plane_plans_.emplace_back(strides(stage.transform), strides(stage.batches), data_.data(),
+                                data_.data(), direction, options.rigor);
       plans[direction == Direction::backward][k] = &plane_plans_.back();
     }
   }
 
   // Forward walks stages 0..2 (0..4 back to the input layout), backward 2..4 (0..4 from it).
+  const bool natural = options.natural_output;
+  forward_ = compile(0, natural ? 4 : 2, false, plans);
+  backward_ = compile(natural ? 0 : 2, 4, true, plans);
+}
+
+Pencil3d::~Pencil3d() = default;
+
+// The sweeps over stages kStageAt[first..last]: each unpacks what the transpose into its stage
+// brought, transforms (when `computes`) and packs for the transpose out of it.
+std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t last, bool backward,
+                                               const StagePlans& plans) const {
+  const bool merged = !geometry_.has_row_transpose();
   const std::array<const TransposeStep*, 4> between{&row_->there, &column_->there, &column_->back,
                                                     &row_->back};
   const std::array<Exchange*, 4> exchange_between{row_->exchange.get(), column_->exchange.get(),
                                                   column_->exchange.get(), row_->exchange.get()};
   const std::array<int, 4> rank_in_exchange{row_topology_->rank(), column_topology_->rank(),
                                             column_topology_->rank(), row_topology_->rank()};
-  const auto compile = [&](std::size_t first, std::size_t last, bool backward) {
-    std::vector<Sweep> schedule;
-    const TransposeStep* incoming = nullptr;
-    for (std::size_t k = first; k <= last; ++k) {
-      const auto index = static_cast<std::size_t>(kStageAt[k]);
-      if (merged && index == 1) continue;  // S1 is S0; the row transposes around it are identities
-      // Only the stages of the transform proper compute; the rest only reorder.
-      const bool computes = backward ? k >= 2 : k <= 2;
-      Sweep sweep{stage[index].planes,
-                  stage[index].plane_stride,
-                  incoming,
-                  computes ? plans[backward][index] : nullptr,
-                  nullptr,
-                  nullptr};
-      incoming = nullptr;
-      for (std::size_t t = k; t < last; ++t) {  // the transpose out of this stage, if any
-        if (!between[t]->is_identity()) {
-          sweep.pack = incoming = between[t];
-          sweep.exchange = exchange_between[t];
-          if (sweep.unpack == nullptr && sweep.exchange->can_leave_own_block()) {
-            sweep.own_in_place = rank_in_exchange[t];
-          }
-          break;
+  std::vector<Sweep> schedule;
+  const TransposeStep* incoming = nullptr;
+  for (std::size_t k = first; k <= last; ++k) {
+    const auto index = static_cast<std::size_t>(kStageAt[k]);
+    if (merged && index == 1) continue;  // S1 is S0; the row transposes around it are identities
+    // Only the stages of the transform proper compute; the rest only reorder.
+    const bool computes = backward ? k >= 2 : k <= 2;
+    Sweep sweep{geometry_.stage(index).planes,
+                geometry_.stage(index).plane_stride,
+                incoming,
+                computes ? plans[backward][index] : nullptr,
+                nullptr,
+                nullptr};
+    incoming = nullptr;
+    for (std::size_t t = k; t < last; ++t) {  // the transpose out of this stage, if any
+      if (!between[t]->is_identity()) {
+        sweep.pack = incoming = between[t];
+        sweep.exchange = exchange_between[t];
+        if (sweep.unpack == nullptr && sweep.exchange->can_leave_own_block()) {
+          sweep.own_in_place = rank_in_exchange[t];
         }
-        if (!merged || kStageAt[t + 1] != 1) break;
+        break;
       }
-      if (sweep.unpack != nullptr || sweep.fft != nullptr || sweep.pack != nullptr) {
-        schedule.push_back(sweep);
-      }
+      if (!merged || kStageAt[t + 1] != 1) break;
     }
-    return schedule;
-  };
-  const bool natural = options.natural_output;
-  forward_ = compile(0, natural ? 4 : 2, false);
-  backward_ = compile(natural ? 0 : 2, 4, true);
+    if (sweep.unpack != nullptr || sweep.fft != nullptr || sweep.pack != nullptr) {
+      schedule.push_back(sweep);
+    }
+  }
+  return schedule;
 }
-
-Pencil3d::~Pencil3d() = default;
 
 void Pencil3d::sweep(const Sweep& step) {
   auto* data = reinterpret_cast<std::byte*>(data_.data());
@@ -242,7 +231,7 @@ void Pencil3d::set_output_from_natural_order(const Complex* natural) {
 
 std::vector<Complex> Pencil3d::gather_output() const {
   const std::vector<Complex> natural = output_in_natural_order();
-  return gather_global(natural.data(), output_box(), shape_, comm_);
+  return gather_global(natural.data(), output_box(), geometry_.shape(), comm_);
 }
 
 std::string Pencil3d::describe() const {

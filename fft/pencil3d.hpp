@@ -8,6 +8,7 @@
 #include "exchange_buffer.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
+#include "pencil_geometry.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
 #include "transpose_step.hpp"
@@ -42,12 +43,14 @@ class Pencil3d {
   Pencil3d(const Pencil3d&) = delete;
   Pencil3d& operator=(const Pencil3d&) = delete;
 
+  /// Boxes, storage order, blocks and buffers of every stage on this rank: what the plan uses.
+  const PencilGeometry& geometry() const { return geometry_; }
   /// This rank's part of the input (and of the backward output), row-major in data().
-  const Box3& input_box() const { return stages_[0]; }
+  const Box3& input_box() const { return geometry_.input_box(); }
   /// This rank's part of the forward output, in global coordinates; see output_is_y_major().
-  const Box3& output_box() const { return options_.natural_output ? stages_[0] : stages_[2]; }
+  const Box3& output_box() const { return geometry_.output_box(); }
   /// True when data() holds the output as [y][x][z] rather than row-major [x][y][z].
-  bool output_is_y_major() const { return y_major_ && !options_.natural_output; }
+  bool output_is_y_major() const { return geometry_.output_is_y_major(); }
   Complex* data() { return data_.data(); }
   /// The output reordered row-major over output_box(), and the reverse: for checks, untimed.
   std::vector<Complex> output_in_natural_order() const;
@@ -66,14 +69,14 @@ class Pencil3d {
  private:
   struct Transpose;
   struct Sweep;
+  using StagePlans = std::array<std::array<const FftwPlan*, 3>, 2>;  // [backward][stage]
+  std::vector<Sweep> compile(std::size_t first, std::size_t last, bool backward,
+                             const StagePlans& plans) const;
   void sweep(const Sweep& step);
 
   MPI_Comm comm_;  // the topology's; it outlives the plan
-  Shape3 shape_;
-  ProcGrid grid_;
+  PencilGeometry geometry_;
   Pencil3dOptions options_;
-  std::array<Box3, 3> stages_;  // input, after the row transpose, after the column transpose
-  bool y_major_ = false;        // the last stage is stored [y][x][z]
   std::vector<Complex> data_;
   ComplexBuffer send_;  // from the row exchange's allocate() (else the column's)
   ComplexBuffer recv_;

@@ -1,0 +1,107 @@
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <vector>
+
+#include "geometry.hpp"
+#include "transpose_step.hpp"
+
+// What one rank of a 3D pencil FFT holds and moves at every stage: boxes, storage order,
+// transposes with their padded blocks, and how the FFTs walk each stage. Pure, no MPI or FFTW,
+// unit-tested in one process; Pencil3d plans from it, and the commands size their memory
+// estimates from it before any plan exists.
+namespace a2afft::fft {
+
+/// Where the forward output stays: in the layout the column transpose leaves it (all of x, y
+/// split over p0, z over p1), or moved back to the input layout by two more transposes.
+enum class PencilOutput { transposed, natural };
+
+/// A loop over `count` elements `stride` elements apart in a stage's local array.
+struct Loop {
+  std::size_t count;
+  std::size_t stride;
+};
+
+/// One stage of the transform on one rank: its box of the global array, how the box is stored,
+/// and how the stage's FFTs walk it: one sweep over `planes` leading planes `plane_stride`
+/// elements apart, each plane an FFT over the `transform` loops (one for lines, two for
+/// planes) repeated over the `batches` loops.
+struct PencilStage {
+  Box3 box;
+  bool y_major = false;  // stored [y][x][z] instead of row-major [x][y][z]
+  std::size_t planes = 0;
+  std::size_t plane_stride = 0;
+  std::vector<Loop> transform;
+  std::vector<Loop> batches;
+
+  /// The box's extent in the stored order.
+  Shape3 stored_extent() const {
+    return y_major ? Shape3{box.extent[1], box.extent[0], box.extent[2]} : box.extent;
+  }
+  /// Where global element `point` (inside `box`) sits in the stored local array.
+  std::size_t local_offset(const Shape3& point) const;
+};
+
+/// The geometry of a 3D c2c pencil FFT of `shape` on a p0 x p1 grid, seen from `rank` (at row
+/// a = rank / p1, column b = rank % p1; DESIGN.md §4). Stages, in forward order:
+///   0: parts a of x and b of y, all of z (the input; FFTs along z);
+///   1: after the row transpose among the p1 ranks of row a: part b of z, all of y (FFTs along y);
+///   2: after the column transpose among the p0 ranks of column b: part a of y, all of x
+///      (FFTs along x), stored y-major when p0 > 1 so the x FFTs run at stride z over planes
+///      that fit in cache, and every transpose keeps axis 0 of both sides.
+/// Uneven splits pad each exchange's blocks to the largest part (the uniform block contract).
+/// With p1 = 1 (slabs along x) there is no row transpose: stages 0 and 1 hold the same box and
+/// stage 0's FFT is one 2D plan over contiguous [y][z] planes. With p0 = 1 there is no column
+/// transpose and stage 2 is stage 1, x-major.
+class PencilGeometry {
+ public:
+  /// Throws UsageError when the grid splits a dimension into more parts than it has points
+  /// (check_grid_fits) or `rank` is not one of the grid's p0 * p1 ranks.
+  PencilGeometry(const Shape3& shape, const ProcGrid& grid, int rank,
+                 PencilOutput output = PencilOutput::transposed);
+
+  const Shape3& shape() const { return shape_; }
+  const ProcGrid& grid() const { return grid_; }
+  int rank() const { return rank_; }
+  int row() const { return rank_ / grid_.columns; }     // a: which part of x (and later y)
+  int column() const { return rank_ % grid_.columns; }  // b: which part of y (and later z)
+  PencilOutput output() const { return output_; }
+
+  /// Stage 0, 1 or 2 (see the class comment).
+  const PencilStage& stage(std::size_t index) const { return stages_.at(index); }
+  /// This rank's part of the input (and of the backward output), row-major.
+  const Box3& input_box() const { return stages_[0].box; }
+  /// This rank's part of the forward output, in global coordinates.
+  const Box3& output_box() const;
+  /// True when the forward output is stored [y][x][z] rather than row-major [x][y][z].
+  bool output_is_y_major() const;
+
+  bool has_row_transpose() const { return grid_.columns > 1; }
+  bool has_column_transpose() const { return grid_.rows > 1; }
+  /// The forward transposes, stage 0 -> 1 among the p1 ranks of our row and stage 1 -> 2 among
+  /// the p0 ranks of our column; inverse() of each is the way back.
+  const TransposeShape& row_transpose() const { return row_; }
+  const TransposeShape& column_transpose() const { return column_; }
+  /// Bytes of one block of the row (column) exchange, padded to the largest part: what the
+  /// exchange plan is made for. 0 without that transpose.
+  std::size_t row_block_bytes() const;
+  std::size_t column_block_bytes() const;
+
+  /// Complex elements of the local array: the largest stage.
+  std::size_t data_elements() const;
+  /// Complex elements of each of the send and the receive buffer, shared by both transposes:
+  /// the larger transpose's blocks. 0 without any transpose.
+  std::size_t buffer_elements() const;
+
+ private:
+  Shape3 shape_;
+  ProcGrid grid_;
+  int rank_;
+  PencilOutput output_;
+  std::array<PencilStage, 3> stages_;
+  TransposeShape row_;
+  TransposeShape column_;
+};
+
+}  // namespace a2afft::fft
