@@ -27,16 +27,12 @@ std::size_t rows_per_chunk(std::size_t row_length) {
 SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options)
     : comm_(topology.comm()),
       rank_(topology.rank()),
-      ranks_(topology.size()),
-      n_(n),
-      split_(choose_six_step_split(n, topology.size(), options.n1)),
-      rows1_(split_.n1 / static_cast<std::size_t>(ranks_)),
-      rows2_(split_.n2 / static_cast<std::size_t>(ranks_)),
+      geometry_(n, topology.size(), options.n1, options.scrambled_output),
       options_(options),
       twiddles_(n) {
-  const std::size_t local = n / static_cast<std::size_t>(ranks_);
+  const std::size_t local = geometry_.local_length();
   const Spec spec = parse_spec(options.exchange);
-  const ExchangeProblem problem{topology, rows1_ * rows2_ * sizeof(Complex)};
+  const ExchangeProblem problem{topology, geometry_.block_bytes()};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
   }
@@ -45,8 +41,8 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
   send_ = ComplexBuffer(exchange_.get(), local);
   recv_ = ComplexBuffer(exchange_.get(), local);
 
-  const std::size_t n1 = split_.n1;
-  const std::size_t n2 = split_.n2;
+  const std::size_t n1 = geometry_.split().n1;
+  const std::size_t n2 = geometry_.split().n2;
   const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     const auto d = static_cast<std::size_t>(direction == Direction::backward);
@@ -59,37 +55,25 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
     return FftwPlan({}, {{s(rows), s(columns), 1}, {s(columns), 1, s(rows)}}, from, to,
                     Direction::forward, options.rigor);
   };
-  recv_to_rows_[0] = transpose(n1, rows2_, recv_.data(), data_.data());
-  recv_to_rows_[1] = transpose(n2, rows1_, recv_.data(), data_.data());
-  rows_to_send_[0] = transpose(rows2_, n1, data_.data(), send_.data());
-  rows_to_send_[1] = transpose(rows1_, n2, data_.data(), send_.data());
+  recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), data_.data());
+  recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), data_.data());
+  rows_to_send_[0] = transpose(geometry_.rows2(), n1, data_.data(), send_.data());
+  rows_to_send_[1] = transpose(geometry_.rows1(), n2, data_.data(), send_.data());
 }
 
 SixStep1d::~SixStep1d() = default;
 
-Box3 SixStep1d::input_box() const {
-  const std::size_t local = n_ / static_cast<std::size_t>(ranks_);
-  return {{0, 0, static_cast<std::size_t>(rank_) * local}, {1, 1, local}};
-}
-
-std::size_t SixStep1d::output_index(std::size_t i) const {
-  const std::size_t local = n_ / static_cast<std::size_t>(ranks_);
-  if (!options_.scrambled_output) return static_cast<std::size_t>(rank_) * local + i;
-  const std::size_t k1 = static_cast<std::size_t>(rank_) * rows1_ + i / split_.n2;
-  return k1 + split_.n1 * (i % split_.n2);
-}
-
 std::vector<Complex> SixStep1d::gather_output() const {
   // Every rank's raw block, in rank order; then each element goes to its output_index().
-  std::vector<Complex> blocks = gather_global(data_.data(), input_box(), {1, 1, n_}, comm_);
-  if (!options_.scrambled_output || blocks.empty()) return blocks;
-  std::vector<Complex> natural(n_);
-  const std::size_t local = n_ / static_cast<std::size_t>(ranks_);
-  for (std::size_t owner = 0; owner < static_cast<std::size_t>(ranks_); ++owner) {
-    for (std::size_t i = 0; i < local; ++i) {
-      const std::size_t k1 = owner * rows1_ + i / split_.n2;
-      natural[k1 + split_.n1 * (i % split_.n2)] = blocks[owner * local + i];
-    }
+  const std::size_t n = geometry_.length();
+  std::vector<Complex> blocks = gather_global(data_.data(), input_box(), {1, 1, n}, comm_);
+  if (!geometry_.scrambled_output() || blocks.empty()) return blocks;
+  std::vector<Complex> natural(n);
+  const std::size_t local = geometry_.local_length();
+  for (int owner = 0; owner < geometry_.ranks(); ++owner) {
+    for (std::size_t i = 0; i < local; ++i)
+      natural[geometry_.output_index(owner, i)] =
+          blocks[static_cast<std::size_t>(owner) * local + i];
   }
   return natural;
 }
@@ -108,10 +92,10 @@ void SixStep1d::exchange(Own own) {
 // Rows [first, last) of data_, each of P runs of length/P elements: run b of row i is at
 // b * (N1/P * N2/P) + i * length/P in the exchange buffers. Rows go to send_ or come from recv_.
 void SixStep1d::copy_runs(const Sweep& sweep, std::size_t first, std::size_t last, bool into_rows) {
-  const std::size_t block = rows1_ * rows2_;
-  const std::size_t run = sweep.length / static_cast<std::size_t>(ranks_);
+  const std::size_t block = geometry_.block_elements();
+  const std::size_t run = sweep.length / static_cast<std::size_t>(geometry_.ranks());
   for (std::size_t i = first; i < last; ++i) {
-    for (std::size_t b = 0; b < static_cast<std::size_t>(ranks_); ++b) {
+    for (std::size_t b = 0; b < static_cast<std::size_t>(geometry_.ranks()); ++b) {
       Complex* row_part = data_.data() + i * sweep.length + b * run;
       if (into_rows) {
         std::copy_n(recv_.data() + b * block + i * run, run, row_part);
@@ -149,7 +133,7 @@ void SixStep1d::sweep(const Sweep& sweep) {
       for (std::size_t i = first; i < last; ++i) {
         Complex* row = data_.data() + i * length;
         // Row i of the N1 FFTs is n2 = r N2/P + i; its twiddle exponents n2 k1 stay below N.
-        const std::size_t n2 = static_cast<std::size_t>(rank_) * rows2_ + i;
+        const std::size_t n2 = static_cast<std::size_t>(rank_) * geometry_.rows2() + i;
         if (sweep.twiddle == Twiddle::conjugate_before) {
           for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
             row[k] = multiply(row[k], twiddles_(m), true);
@@ -171,15 +155,16 @@ void SixStep1d::sweep(const Sweep& sweep) {
 // Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
 // -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
 void SixStep1d::forward() {
-  const std::size_t n1 = split_.n1;
-  const std::size_t n2 = split_.n2;
-  const bool natural = !options_.scrambled_output;
+  const std::size_t n1 = geometry_.split().n1;
+  const std::size_t n2 = geometry_.split().n2;
+  const bool natural = !geometry_.scrambled_output();
   local_transpose(rows_to_send_[1]);  // send: [n2][n1 local], by n2 owner
   exchange(Own::sent);                // recv: blocks [n2 local][n1 of the sender]
-  sweep({rows2_, n1, true, &n1_plans_[0], Twiddle::after, true});     // send: by k1 owner
-  exchange(own_in_place());                                           // recv: [n2][k1 local]
-  local_transpose(recv_to_rows_[1]);                                  // data: [k1 local][n2]
-  sweep({rows1_, n2, false, &n2_plans_[0], Twiddle::none, natural});  // data: [k1 local][k2]
+  sweep({geometry_.rows2(), n1, true, &n1_plans_[0], Twiddle::after, true});  // send: by k1 owner
+  exchange(own_in_place());           // recv: [n2][k1 local]
+  local_transpose(recv_to_rows_[1]);  // data: [k1 local][n2]
+  sweep({geometry_.rows1(), n2, false, &n2_plans_[0], Twiddle::none,
+         natural});  // data: [k1 local][k2]
   if (!natural) return;
   exchange(own_in_place());           // recv: [k1][k2 local]
   local_transpose(recv_to_rows_[0]);  // data: [k2 local][k1] = X[N1 k2 + k1]
@@ -187,24 +172,27 @@ void SixStep1d::forward() {
 
 // Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
 void SixStep1d::backward() {
-  const std::size_t n1 = split_.n1;
-  const std::size_t n2 = split_.n2;
-  const bool natural = !options_.scrambled_output;
+  const std::size_t n1 = geometry_.split().n1;
+  const std::size_t n2 = geometry_.split().n2;
+  const bool natural = !geometry_.scrambled_output();
   if (natural) {
     local_transpose(rows_to_send_[0]);  // send: [k1][k2 local], by k1 owner
     exchange(Own::sent);                // recv: blocks [k1 local][k2 of the sender]
   }
-  sweep({rows1_, n2, natural, &n2_plans_[1], Twiddle::none, false});  // data: [k1 local][n2]
+  sweep({geometry_.rows1(), n2, natural, &n2_plans_[1], Twiddle::none,
+         false});                     // data: [k1 local][n2]
   local_transpose(rows_to_send_[1]);  // send: [n2][k1 local], by n2 owner
   exchange(Own::sent);                // recv: blocks [n2 local][k1 of the sender]
-  sweep({rows2_, n1, true, &n1_plans_[1], Twiddle::conjugate_before, true});  // by n1 owner
+  sweep({geometry_.rows2(), n1, true, &n1_plans_[1], Twiddle::conjugate_before,
+         true});                      // by n1 owner
   exchange(own_in_place());           // recv: [n2][n1 local]
   local_transpose(recv_to_rows_[1]);  // data: A[n1 local][n2]
 }
 
 std::string SixStep1d::describe() const {
-  return "sixstep(N1=" + std::to_string(split_.n1) + ",N2=" + std::to_string(split_.n2) +
-         (options_.scrambled_output ? ",scrambled" : "") + "): " + exchange_->describe();
+  return "sixstep(N1=" + std::to_string(geometry_.split().n1) +
+         ",N2=" + std::to_string(geometry_.split().n2) +
+         (geometry_.scrambled_output() ? ",scrambled" : "") + "): " + exchange_->describe();
 }
 
 }  // namespace a2afft::fft

@@ -37,13 +37,15 @@ class SixStep1d {
   SixStep1d(const SixStep1d&) = delete;
   SixStep1d& operator=(const SixStep1d&) = delete;
 
-  std::size_t length() const { return n_; }
-  SixStepSplit split() const { return split_; }
+  /// N, N1, N2, rows and blocks of every rank: what the plan uses.
+  const SixStepGeometry& geometry() const { return geometry_; }
+  std::size_t length() const { return geometry_.length(); }
+  SixStepSplit split() const { return geometry_.split(); }
   /// The local part of the (natural-order) input, as a box of the 1 x 1 x N array.
-  Box3 input_box() const;
+  Box3 input_box() const { return geometry_.input_box(rank_); }
   Complex* data() { return data_.data(); }
   /// Global index of local output element i (the identity map plus an offset when natural).
-  std::size_t output_index(std::size_t i) const;
+  std::size_t output_index(std::size_t i) const { return geometry_.output_index(rank_, i); }
   /// The whole output in natural order on rank 0 (empty elsewhere); collective, untimed.
   std::vector<Complex> gather_output() const;
 
@@ -77,11 +79,7 @@ class SixStep1d {
 
   MPI_Comm comm_;
   int rank_;
-  int ranks_;
-  std::size_t n_;
-  SixStepSplit split_;
-  std::size_t rows1_;  // N1 / P
-  std::size_t rows2_;  // N2 / P
+  SixStepGeometry geometry_;
   SixStep1dOptions options_;
   std::unique_ptr<Exchange> exchange_;
   std::vector<Complex> data_;

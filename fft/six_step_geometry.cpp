@@ -106,6 +106,28 @@ SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1) {
   return {best, n / best};
 }
 
+SixStepGeometry::SixStepGeometry(std::size_t n, int ranks, std::size_t n1, bool scrambled_output)
+    : n_(n),
+      ranks_(ranks),
+      split_(choose_six_step_split(n, ranks, n1)),
+      rows1_(split_.n1 / static_cast<std::size_t>(ranks)),
+      rows2_(split_.n2 / static_cast<std::size_t>(ranks)),
+      scrambled_output_(scrambled_output) {}
+
+std::size_t SixStepGeometry::block_bytes() const {
+  return block_elements() * sizeof(std::complex<double>);
+}
+
+Box3 SixStepGeometry::input_box(int rank) const {
+  return {{0, 0, static_cast<std::size_t>(rank) * local_length()}, {1, 1, local_length()}};
+}
+
+std::size_t SixStepGeometry::output_index(int rank, std::size_t i) const {
+  if (!scrambled_output_) return static_cast<std::size_t>(rank) * local_length() + i;
+  const std::size_t k1 = static_cast<std::size_t>(rank) * rows1_ + i / split_.n2;
+  return k1 + split_.n1 * (i % split_.n2);
+}
+
 std::complex<double> unit_root(std::size_t m, std::size_t n, int sign) {
   // The angle 2 pi m / n is folded into [0, pi/4] by the circle's symmetries, each fold exact in
   // integers, so only the last step rounds.

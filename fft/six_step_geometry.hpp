@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "geometry.hpp"
+
 // The 1D six-step FFT's sizes and twiddles. Pure, no MPI, unit-tested.
 namespace a2afft::fft {
 
@@ -22,6 +24,42 @@ struct SixStepSplit {
 /// value is checked. Throws UsageError naming N, P and valid alternatives (the nearest valid
 /// N, or the valid N1) when there is none.
 SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1 = 0);
+
+/// The sizes of a six-step FFT of length N = N1 * N2 on P ranks (see SixStep1d), the same on
+/// every rank: rank r holds the N/P elements [r N/P, (r+1) N/P), rows of N2 of the N1 x N2
+/// matrix; the N1 FFTs run on N2/P rows of N1 per rank, the N2 FFTs on N1/P rows of N2; every
+/// transpose moves blocks of N/P^2 elements. Scrambled output skips the last transpose.
+class SixStepGeometry {
+ public:
+  /// `n1` = 0 chooses N1; throws UsageError as choose_six_step_split does.
+  SixStepGeometry(std::size_t n, int ranks, std::size_t n1 = 0, bool scrambled_output = false);
+
+  std::size_t length() const { return n_; }
+  int ranks() const { return ranks_; }
+  const SixStepSplit& split() const { return split_; }
+  bool scrambled_output() const { return scrambled_output_; }
+  /// Elements on each rank, N/P: the local array and each exchange buffer.
+  std::size_t local_length() const { return n_ / static_cast<std::size_t>(ranks_); }
+  std::size_t rows1() const { return rows1_; }  // N1/P: rows of the N2 FFTs on a rank
+  std::size_t rows2() const { return rows2_; }  // N2/P: rows of the N1 FFTs on a rank
+  /// Elements and bytes (complex double) of one block of each of the three transposes.
+  std::size_t block_elements() const { return rows1_ * rows2_; }
+  std::size_t block_bytes() const;
+
+  /// Rank `rank`'s part of the (natural-order) input, as a box of the 1 x 1 x N array.
+  Box3 input_box(int rank) const;
+  /// Global index of element i of rank `rank`'s output: the input box's when natural, else
+  /// element i * N2 + k2 (i < N1/P, k2 < N2) holds X[(r N1/P + i) + N1 k2].
+  std::size_t output_index(int rank, std::size_t i) const;
+
+ private:
+  std::size_t n_;
+  int ranks_;
+  SixStepSplit split_;
+  std::size_t rows1_;
+  std::size_t rows2_;
+  bool scrambled_output_;
+};
 
 /// exp(sign * 2 pi i * m / n), accurate to about one ulp for any m < n (the angle is reduced to
 /// the first octant exactly in integers, then sin and cos are taken in long double), so a

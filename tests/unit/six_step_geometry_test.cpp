@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "error.hpp"
 
@@ -61,6 +63,51 @@ TEST(SixStepSplit, impossible_lengths_name_the_rule_and_neighbours) {
   EXPECT_THROW(choose_six_step_split(720, 2, 5), UsageError);  // P does not divide N1
   EXPECT_THROW(choose_six_step_split(720, 2, 7), UsageError);  // N1 does not divide N
   EXPECT_THROW(choose_six_step_split(720, 4, 8), UsageError);  // P does not divide N2 = 90
+}
+
+TEST(SixStepGeometry, rows_and_blocks_follow_the_split) {
+  const SixStepGeometry geometry(720, 2, 6);  // N1 = 6, N2 = 120
+  EXPECT_EQ(geometry.split().n2, 120u);
+  EXPECT_EQ(geometry.local_length(), 360u);
+  EXPECT_EQ(geometry.rows1(), 3u);
+  EXPECT_EQ(geometry.rows2(), 60u);
+  EXPECT_EQ(geometry.block_elements(), 180u);  // N / P^2
+  EXPECT_EQ(geometry.block_bytes(), 180u * sizeof(std::complex<double>));
+  const SixStepGeometry chosen(std::size_t{1} << 20, 4);
+  EXPECT_EQ(chosen.split().n1, std::size_t{1} << 10);  // as choose_six_step_split chooses
+  EXPECT_EQ(chosen.block_elements() * 16, chosen.length());
+  EXPECT_THROW(SixStepGeometry(1000, 3), UsageError);
+  EXPECT_THROW(SixStepGeometry(720, 2, 5), UsageError);
+}
+
+// Every rank's input box and output indices together cover 0..N-1 once, natural or scrambled.
+TEST(SixStepGeometry, inputs_and_outputs_of_all_ranks_cover_the_length_once) {
+  for (const bool scrambled : {false, true}) {
+    for (int p = 1; p <= 6; ++p) {
+      const std::size_t n = static_cast<std::size_t>(p * p) * 12;
+      const SixStepGeometry geometry(n, p, 0, scrambled);
+      std::vector<int> inputs(n, 0), outputs(n, 0);
+      for (int rank = 0; rank < p; ++rank) {
+        const Box3 box = geometry.input_box(rank);
+        EXPECT_EQ(box.extent[2], geometry.local_length());
+        for (std::size_t i = 0; i < box.extent[2]; ++i) {
+          ++inputs[box.offset[2] + i];
+          const std::size_t index = geometry.output_index(rank, i);
+          ASSERT_LT(index, n);
+          ++outputs[index];
+          if (!scrambled) {
+            EXPECT_EQ(index, box.offset[2] + i);
+          }
+        }
+      }
+      EXPECT_EQ(std::count(inputs.begin(), inputs.end(), 1), static_cast<long>(n)) << p;
+      EXPECT_EQ(std::count(outputs.begin(), outputs.end(), 1), static_cast<long>(n)) << p;
+    }
+  }
+  // Scrambled: rank 1's element i * N2 + k2 holds X[(N1/P + i) + N1 k2]; N1 = 6, N2 = 120.
+  const SixStepGeometry scrambled(720, 2, 6, true);
+  EXPECT_EQ(scrambled.output_index(1, 0), 3u);
+  EXPECT_EQ(scrambled.output_index(1, 120 + 7), 4u + 6 * 7);
 }
 
 TEST(UnitRoot, matches_long_double_and_the_exact_points_of_the_circle) {
