@@ -97,23 +97,21 @@ int run_fft1d(const Fft1dOptions& options) {
   const std::size_t n = !options.length.empty() ? fft::parse_length(options.length)
                         : options.hpcc          ? hpcc_length(options.memory_fraction, topology)
                                                 : std::size_t{1} << 20;
-  const fft::SixStepSplit split = fft::choose_six_step_split(n, topology.size(), options.n1);
-  cli::check_buffer_fits(n / static_cast<std::size_t>(topology.size()) * sizeof(Complex), 1, "--n");
+  // N1, N2, local length and blocks, as the plans will have them (throws if N cannot split).
+  const fft::SixStepGeometry geometry(n, topology.size(), options.n1, scrambled);
+  cli::check_buffer_fits(geometry.local_length() * sizeof(Complex), 1, "--n");
 
   const double bytes_per_rank =
-      4.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(n) / topology.size();
+      4.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(geometry.local_length());
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
   {
-    const int ranks = topology.size();
     const int largest_node = topology.largest_node_size();
-    const std::size_t block_bytes =
-        n / static_cast<std::size_t>(ranks) / static_cast<std::size_t>(ranks) * sizeof(Complex);
     std::vector<double> scratch_per_plan;
     if (engines.ours) {
       for (const cli::ExchangeChoice& choice : choices) {
-        scratch_per_plan.push_back(
-            cli::exchange_scratch_bytes(choice.spec, ranks, largest_node, block_bytes));
+        scratch_per_plan.push_back(cli::exchange_scratch_bytes(
+            choice.spec, topology.size(), largest_node, geometry.block_bytes()));
       }
     }
     cli::check_memory_fits(fft_memory_estimate(static_cast<double>(n), topology, order,
@@ -123,8 +121,8 @@ int run_fft1d(const Fft1dOptions& options) {
 
   const report::RunContext context = report::collect_context(topology, "a2afft fft1d");
   const std::string settings =
-      "N " + std::to_string(n) + " = " + std::to_string(split.n1) + " x " +
-      std::to_string(split.n2) + ", " + options.output +
+      "N " + std::to_string(n) + " = " + std::to_string(geometry.split().n1) + " x " +
+      std::to_string(geometry.split().n2) + ", " + options.output +
       " output (fftw-mpi: natural), c2c double, " + std::string(fft::to_string(rigor)) + ", " +
       std::to_string(options.run.iterations) + " timed runs after " +
       std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order) +
@@ -142,7 +140,7 @@ int run_fft1d(const Fft1dOptions& options) {
   }
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {
-      const fft::SixStep1dOptions plan{choice.spec, split.n1, rigor, scrambled};
+      const fft::SixStep1dOptions plan{choice.spec, geometry.split().n1, rigor, scrambled};
       makers.push_back(skipping_refusal_if(choice.from_all, [&, plan] {
         return make_candidate("a2afft", std::make_unique<fft::SixStep1d>(topology, n, plan));
       }));

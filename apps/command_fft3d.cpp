@@ -58,7 +58,10 @@ int run_fft3d(const Fft3dOptions& options) {
   const Topology topology(MPI_COMM_WORLD, options.layout.request());
   const fft::ProcGrid grid = options.grid.empty() ? fft::near_square_grid(topology.size())
                                                   : fft::parse_grid(options.grid, topology.size());
-  fft::check_grid_fits(shape, grid);
+  // This rank's boxes and blocks, as the plans will have them (throws if the grid does not fit).
+  const fft::PencilGeometry geometry(
+      shape, grid, topology.rank(),
+      natural ? fft::PencilOutput::natural : fft::PencilOutput::transposed);
   cli::check_buffer_fits(shape[0] * shape[1] * sizeof(Complex), static_cast<int>(shape[2]),
                          "--size");
 
@@ -69,19 +72,19 @@ int run_fft3d(const Fft3dOptions& options) {
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
   {
-    // Each transpose's exchange has one block per rank of its row (p1) or column (p0).
+    // Each transpose's exchange has one block per rank of its row (p1) or column (p0), padded
+    // to the largest part as the plan pads it.
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
-    const auto local_bytes = static_cast<std::size_t>(sizeof(Complex) * points / topology.size());
     const int largest_node = topology.largest_node_size();
-    const auto scratch = [&](const std::string& spec, int ranks) {
-      return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks),
-                                         local_bytes / static_cast<std::size_t>(ranks));
+    const auto scratch = [&](const std::string& spec, int ranks, std::size_t block_bytes) {
+      return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks), block_bytes);
     };
     std::vector<double> scratch_per_plan;
     if (engines.ours) {
       for (const auto& [row_choice, column_choice] : choices) {
-        scratch_per_plan.push_back(scratch(row_choice.spec, grid.columns) +
-                                   scratch(column_choice.spec, grid.rows));
+        scratch_per_plan.push_back(
+            scratch(row_choice.spec, grid.columns, geometry.row_block_bytes()) +
+            scratch(column_choice.spec, grid.rows, geometry.column_block_bytes()));
       }
     }
     cli::check_memory_fits(
