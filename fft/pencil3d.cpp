@@ -1,7 +1,5 @@
 #include "pencil3d.hpp"
 
-#include <algorithm>
-
 #include "error.hpp"
 #include "gather.hpp"
 #include "mpi/comm.hpp"
@@ -121,7 +119,8 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
 Pencil3d::~Pencil3d() = default;
 
 // The sweeps over stages kStageAt[first..last]: each unpacks what the transpose into its stage
-// brought, transforms (when `computes`) and packs for the transpose out of it.
+// brought, transforms (only in the stages of the transform proper) and packs for the transpose
+// out of it.
 std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t last, bool backward,
                                                const StagePlans& plans) const {
   const bool merged = !geometry_.has_row_transpose();
