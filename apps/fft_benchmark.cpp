@@ -69,9 +69,10 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, const Topolo
       have_reference = have_reference || is_reference;
     }
   };
+  DistinctCandidates candidates;
   std::vector<FftTrial> trials;
   for (const CandidateMaker& maker : makers) {
-    auto plan = maker.make();
+    auto plan = candidates.make(maker);
     if (!plan) continue;
     trials.push_back(prepare_trial(std::move(plan), global));
     if (order == Order::sequential) {  // one plan alive at a time
@@ -80,6 +81,7 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, const Topolo
     }
   }
   time_and_finish(trials);  // interleaved: every plan at once
+  if (is_printing_rank()) candidates.print_notes(std::cout);
   return rows;
 }
 

@@ -26,7 +26,7 @@ report::Reporters start_fft_run(const FftRunOptions& options, const Topology& to
                                 const report::RunContext& context, const std::string& settings,
                                 const std::string& exchange_header);
 
-/// Makes every candidate, times each over `global` (the input is the reproducible test
+/// Makes every distinct candidate, times each over `global` (the input is the reproducible test
 /// signal of that array) in `order`, then checks each: the round trip, and the output against
 /// the first fftw-mpi candidate's. Collective.
 std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, const Topology& topology,

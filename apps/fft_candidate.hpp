@@ -1,9 +1,11 @@
 #pragma once
 
 // The plans an FFT benchmark times, behind one small interface, and how they are made: each
-// from a maker that may refuse (a backend `all` named that cannot run here).
+// from a maker that may refuse (a backend `all` named that cannot run here) or may turn out to
+// build the same plan as an earlier one (then it is not run twice).
 
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -66,5 +68,24 @@ struct CandidateMaker {
 /// A refusal (UsageError) from `make` for a backend that came in through `all` is printed as
 /// `# not run: ...` and skipped; other makers' errors stop the run.
 CandidateMaker skipping_refusal_if(bool from_all, std::string spec, MakeCandidate make);
+
+/// Makes candidates and drops each whose engine and describe() equal an earlier one's: timing
+/// the same plan twice tells nothing (on one rank every exchange is `-`). Remembers only names,
+/// so it also works when each plan is freed before the next is made.
+class DistinctCandidates {
+ public:
+  /// nullptr when the maker refused or the plan repeats an earlier one. Collective.
+  std::unique_ptr<FftCandidate> make(const CandidateMaker& maker);
+  /// `# not run: pairwise, tra: same plan as mpi (row=-,column=-)`, one line per plan that
+  /// others repeated.
+  void print_notes(std::ostream& out) const;
+
+ private:
+  struct Made {
+    std::string engine, describe, spec;
+    std::vector<std::string> repeats;  // the specs that built the same plan
+  };
+  std::vector<Made> made_;
+};
 
 }  // namespace a2afft::commands
