@@ -8,21 +8,18 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <set>
 
 #include "commands.hpp"
 #include "error.hpp"
-#include "fft_benchmark.hpp"
+#include "memory_check.hpp"
 #include "mpi/comm.hpp"
 #include "options.hpp"
 #include "registry.hpp"
-#include "report/context.hpp"
+#include "report/reporter.hpp"
 #include "report/stats.hpp"
-#include "report/text_table.hpp"
+#include "run_order.hpp"
 #include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
@@ -40,20 +37,12 @@ struct AlltoallOptions {
   bool phases = false;
   std::string buffers = "exchange";
   std::string order = "auto";
-  std::string json_path;
+  report::ReportFiles files;  // --json, --csv
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
 };
 
-struct Row {
-  std::size_t block_bytes = 0;
-  std::string spec;
-  std::string exchange;  // describe()
-  double median_seconds = 0, min_seconds = 0, max_seconds = 0;
-  std::string check;                                   // PASS, FAIL, or "-" without --validate
-  std::string failure;                                 // what failed, on rank 0
-  std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
-};
+using Row = report::AlltoallRow;
 
 // The verdict of one validation over all ranks; `text` names the lowest failing rank and the
 // first bad byte, on rank 0 only.
@@ -236,96 +225,6 @@ class AlltoallBenchmark {
   std::vector<Row> rows_;
 };
 
-// The median of `mpi` at the same block size, for the ratio column; 0 when it was not run.
-double vendor_median(const std::vector<Row>& rows, std::size_t block_bytes) {
-  for (const Row& row : rows) {
-    if (row.block_bytes == block_bytes && row.exchange == "mpi") return row.median_seconds;
-  }
-  return 0.0;
-}
-
-// The phases any row recorded: the node-aware family's in the paper's order, then the rest.
-std::vector<std::string> phase_columns(const std::vector<Row>& rows) {
-  std::vector<std::string> names = {"gather", "inter", "intra", "scatter", "repack"};
-  std::set<std::string> seen;
-  for (const Row& row : rows) {
-    for (const auto& [name, seconds] : row.phase_median_seconds)
-      seen.insert(name);
-  }
-  std::erase_if(names, [&](const std::string& name) { return !seen.contains(name); });
-  for (const std::string& name : seen) {
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  }
-  return names;
-}
-
-void print_table(const std::vector<Row>& rows, bool validated) {
-  const bool has_vendor =
-      std::any_of(rows.begin(), rows.end(), [](const Row& row) { return row.exchange == "mpi"; });
-  std::vector<report::TextTable::Column> columns = {{"block [B]", true},
-                                                    {"exchange"},
-                                                    {"median [us]", true},
-                                                    {"min [us]", true},
-                                                    {"max [us]", true}};
-  if (has_vendor) columns.push_back({"vs mpi", true});
-  const std::vector<std::string> phases = phase_columns(rows);
-  for (const std::string& name : phases)
-    columns.push_back({name + " [us]", true});
-  if (validated) columns.push_back({"check"});
-  report::TextTable table(columns);
-  for (const Row& row : rows) {
-    std::vector<std::string> cells = {
-        std::to_string(row.block_bytes), row.exchange, format("%.2f", row.median_seconds * 1e6),
-        format("%.2f", row.min_seconds * 1e6), format("%.2f", row.max_seconds * 1e6)};
-    if (has_vendor) {
-      const double vendor = vendor_median(rows, row.block_bytes);
-      cells.push_back(vendor > 0 ? format("%.2fx", row.median_seconds / vendor) : "-");
-    }
-    for (const std::string& name : phases) {
-      const auto it = row.phase_median_seconds.find(name);
-      cells.push_back(it == row.phase_median_seconds.end() ? "-"
-                                                           : format("%.2f", it->second * 1e6));
-    }
-    if (validated) cells.push_back(row.check);
-    table.add_row(std::move(cells));
-  }
-  table.print(std::cout);
-  for (const Row& row : rows) {
-    if (!row.failure.empty()) {
-      std::cout << "FAIL " << row.exchange << " at " << row.block_bytes << " B: " << row.failure
-                << '\n';
-    }
-  }
-}
-
-void write_json(const std::string& path, const report::RunContext& context,
-                const AlltoallOptions& options, const std::vector<Row>& rows) {
-  nlohmann::json results = nlohmann::json::array();
-  for (const Row& row : rows) {
-    nlohmann::json item = {{"block_bytes", row.block_bytes},
-                           {"spec", row.spec},
-                           {"exchange", row.exchange},
-                           {"median_seconds", row.median_seconds},
-                           {"min_seconds", row.min_seconds},
-                           {"max_seconds", row.max_seconds},
-                           {"check", row.check}};
-    if (!row.phase_median_seconds.empty()) item["phase_median_seconds"] = row.phase_median_seconds;
-    results.push_back(item);
-  }
-  const nlohmann::json document = {{"context", report::to_json(context)},
-                                   {"settings",
-                                    {{"iterations", options.iterations},
-                                     {"warmup", options.warmup},
-                                     {"validate", options.validate},
-                                     {"buffers", options.buffers},
-                                     {"order", options.order},
-                                     {"time", "max over ranks of each run"}}},
-                                   {"results", results}};
-  std::ofstream out(path);
-  out << document.dump(2) << '\n';
-  if (!out) throw UsageError("--json=" + path + " could not be written");
-}
-
 // The peak at `block_bytes`: the send pattern (and MPI_Alltoall's result with --validate), each
 // plan's send and receive buffers and its scratch; every plan at once when interleaved.
 cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::size_t block_bytes,
@@ -392,17 +291,23 @@ int run_alltoall(const AlltoallOptions& options) {
                          topology, "alltoall --sizes=" + std::to_string(largest_block));
   for (const std::string& text : runnable)
     make_exchange(parse_spec(text), ExchangeProblem{topology, sizes.front()});
-  const report::RunContext context = report::collect_context(topology, "a2afft alltoall");
+  report::Reporters reporters(is_printing_rank(), std::cout, options.files);
+  reporters.report_context(
+      {report::collect_context(topology, "a2afft alltoall"),
+       std::to_string(options.iterations) + " timed runs after " + std::to_string(options.warmup) +
+           " warm-up runs; a run's time is the max over ranks; " + to_string(order) +
+           "; buffers: " + options.buffers +
+           (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
+           (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
+                             "(phases overlap waits, so they need not add up)"
+                           : ""),
+       {{"iterations", options.iterations},
+        {"warmup", options.warmup},
+        {"validate", options.validate},
+        {"buffers", options.buffers},
+        {"order", options.order},
+        {"time", "max over ranks of each run"}}});
   if (is_printing_rank()) {
-    report::print_context(std::cout, context);
-    std::cout << "# " << options.iterations << " timed runs after " << options.warmup
-              << " warm-up runs; a run's time is the max over ranks"
-              << "; " << to_string(order) << "; buffers: " << options.buffers
-              << (options.buffers == "exchange" ? " (each plan's allocate())" : "")
-              << (options.phases ? "; phase columns: median over runs of each phase's max over "
-                                   "ranks (phases overlap waits, so they need not add up)"
-                                 : "")
-              << '\n';
     for (const std::string& refusal : refusals)
       std::cout << "# not run: " << refusal << '\n';
     std::cout.flush();
@@ -415,10 +320,7 @@ int run_alltoall(const AlltoallOptions& options) {
   const auto& rows = benchmark.rows();
   const bool any_failed =
       std::any_of(rows.begin(), rows.end(), [](const Row& row) { return row.check == "FAIL"; });
-  if (is_printing_rank()) {
-    print_table(rows, options.validate);
-    if (!options.json_path.empty()) write_json(options.json_path, context, options, rows);
-  }
+  reporters.report_runs(rows);
   return any_failed ? 1 : 0;
 }
 
@@ -464,7 +366,8 @@ Runner add_alltoall(CLI::App& app) {
                    "machine's slow spells hit every row alike; sequential: one exchange at a "
                    "time, least memory; auto: interleaved when all plans fit in half the memory")
       ->capture_default_str();
-  command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
+  command->add_option("--json", options->files.json_path, "Also write the results as JSON to FILE");
+  command->add_option("--csv", options->files.csv_path, "Also write the results as CSV to FILE");
   options->layout.add_to(*command);
   return [options] { return run_alltoall(*options); };
 }

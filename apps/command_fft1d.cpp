@@ -130,10 +130,10 @@ int run_fft1d(const Fft1dOptions& options) {
                                                    format("%g", options.memory_fraction) + ")"
                                              : ", HPCC mode"
                     : "");
-  start_fft_run(options.run, topology, context, settings);
+  report::Reporters reporters = start_fft_run(options.run, topology, context, settings, "exchange");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
-    makers.emplace_back([&] {
+    makers.emplace_back("fftw-mpi", [&] {
       return make_candidate("fftw-mpi",
                             std::make_unique<fft::FftwMpi1d>(topology.comm(), n, rigor));
     });
@@ -141,14 +141,14 @@ int run_fft1d(const Fft1dOptions& options) {
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {
       const fft::SixStep1dOptions plan{choice.spec, geometry.split().n1, rigor, scrambled};
-      makers.push_back(skipping_refusal_if(choice.from_all, [&, plan] {
+      makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [&, plan] {
         return make_candidate("a2afft", std::make_unique<fft::SixStep1d>(topology, n, plan));
       }));
     }
   }
   const std::vector<FftRow> rows =
       run_fft_benchmark(options.run, topology, {1, 1, n}, order, makers);
-  int status = report_fft_results(options.run, topology, context, settings, rows, "exchange");
+  int status = report_fft_results(options.run, topology, reporters, rows);
   if (options.hpcc && !rows.empty()) {
     if (is_printing_rank()) print_hpcc_lines(rows, n, topology.size());
     const double scale = std::log(static_cast<double>(n)) * kHpccEpsilon;

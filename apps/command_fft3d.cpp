@@ -98,10 +98,11 @@ int run_fft3d(const Fft3dOptions& options) {
       " output, c2c double, " + std::string(fft::to_string(rigor)) + ", " +
       std::to_string(options.run.iterations) + " timed runs after " +
       std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order);
-  start_fft_run(options.run, topology, context, settings);
+  report::Reporters reporters =
+      start_fft_run(options.run, topology, context, settings, "exchange (row, column)");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
-    makers.emplace_back([&] {
+    makers.emplace_back("fftw-mpi", [&] {
       return make_candidate(
           "fftw-mpi", std::make_unique<fft::FftwMpi3d>(topology.comm(), shape, rigor, !natural));
     });
@@ -109,16 +110,18 @@ int run_fft3d(const Fft3dOptions& options) {
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
       const fft::Pencil3dOptions pencil{row_choice.spec, column_choice.spec, rigor, natural};
+      const std::string spec = row_choice.spec == column_choice.spec
+                                   ? row_choice.spec
+                                   : "row=" + row_choice.spec + ",column=" + column_choice.spec;
       makers.push_back(
-          skipping_refusal_if(row_choice.from_all && column_choice.from_all, [&, pencil] {
+          skipping_refusal_if(row_choice.from_all && column_choice.from_all, spec, [&, pencil] {
             return make_candidate("a2afft",
                                   std::make_unique<fft::Pencil3d>(topology, shape, grid, pencil));
           }));
     }
   }
   const std::vector<FftRow> rows = run_fft_benchmark(options.run, topology, shape, order, makers);
-  return report_fft_results(options.run, topology, context, settings, rows,
-                            "exchange (row, column)");
+  return report_fft_results(options.run, topology, reporters, rows);
 }
 
 }  // namespace

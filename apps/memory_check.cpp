@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+#include <complex>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -65,6 +67,32 @@ double exchange_scratch_bytes(std::string_view spec, int ranks, int largest_node
                               std::size_t block_bytes) {
   if (ranks <= 1) return 0;  // a transpose inside one rank builds no plan
   return scratch_bytes_bound(parse_spec(spec), ranks, largest_node, block_bytes);
+}
+
+MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
+                                   bool fftw_mpi, const std::vector<double>& scratch_per_plan) {
+  constexpr double kPointBytes = sizeof(std::complex<double>);
+  const double local_bytes = kPointBytes * std::ceil(points / topology.size());
+  std::vector<double> arrays, scratch;  // per plan
+  if (fftw_mpi) {
+    arrays.push_back(4 * local_bytes);  // data, FFTW-MPI's work array, input, slack of its split
+    scratch.push_back(0);
+  }
+  for (const double bytes : scratch_per_plan) {
+    arrays.push_back(4 * local_bytes);
+    scratch.push_back(bytes);
+  }
+  const auto combine = [&](const std::vector<double>& per_plan) {
+    if (per_plan.empty()) return 0.0;
+    return order == Order::interleaved ? std::accumulate(per_plan.begin(), per_plan.end(), 0.0)
+                                       : *std::max_element(per_plan.begin(), per_plan.end());
+  };
+  MemoryEstimate estimate;
+  estimate.per_rank = {{"plans' arrays", combine(arrays)},
+                       {"exchange scratch", combine(scratch), true}};
+  estimate.on_rank0 = {{"gathered output" + std::string(fftw_mpi ? " and reference" : ""),
+                        (fftw_mpi ? 2 : 1) * kPointBytes * points}};
+  return estimate;
 }
 
 std::optional<double> parse_meminfo_available(std::string_view meminfo) {

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "run_order.hpp"
 #include "spec.hpp"
 
 namespace a2afft {
@@ -39,6 +40,13 @@ struct MemoryEstimate {
 /// `block_bytes`: the registry's bound, for auto and every other backend.
 double exchange_scratch_bytes(std::string_view spec, int ranks, int largest_node,
                               std::size_t block_bytes);
+
+/// The peak memory of an FFT benchmark of `points` complex doubles: per plan four local arrays
+/// (data, send, receive, its input) and its exchanges' scratch (`scratch_per_plan`, one entry
+/// per a2afft plan), FFTW-MPI's data and work arrays; every plan at once when interleaved.
+/// Rank 0 also holds the gathered output and FFTW-MPI's reference for the checks.
+MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
+                                   bool fftw_mpi, const std::vector<double>& scratch_per_plan);
 
 /// MemAvailable from the text of /proc/meminfo, in bytes.
 std::optional<double> parse_meminfo_available(std::string_view meminfo);

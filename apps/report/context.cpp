@@ -21,7 +21,7 @@ std::string utc_now() {
 RunContext collect_context(const Topology& topology, std::string command) {
   RunContext context;
   context.command = std::move(command);
-  context.a2afft_version = std::string(A2AFFT_VERSION) + " (git " + A2AFFT_GIT_DESCRIBE + ")";
+  context.a2afft = std::string(A2AFFT_VERSION) + " (git " + A2AFFT_GIT_DESCRIBE + ")";
   char library[MPI_MAX_LIBRARY_VERSION_STRING];
   int length = 0;
   MPI_Get_library_version(library, &length);
@@ -48,8 +48,8 @@ void print_context(std::ostream& out, const RunContext& context) {
   std::string hosts;
   for (const std::string& host : context.hosts)
     hosts += (hosts.empty() ? "" : ", ") + host;
-  out << "# " << context.command << ", a2afft " << context.a2afft_version << ", "
-      << context.date_utc << '\n'
+  out << "# " << context.command << ", a2afft " << context.a2afft << ", " << context.date_utc
+      << '\n'
       << "# MPI: " << context.mpi_library << '\n'
       << "# layout: " << context.layout << "; NUMA: " << context.numa << "; hosts: " << hosts
       << '\n';
@@ -57,18 +57,6 @@ void print_context(std::ostream& out, const RunContext& context) {
     out << "# oversubscribed: more ranks than cores on a host, so these times prove correctness "
            "only\n";
   }
-}
-
-nlohmann::json to_json(const RunContext& context) {
-  return {{"command", context.command},
-          {"a2afft", context.a2afft_version},
-          {"mpi_library", context.mpi_library},
-          {"date_utc", context.date_utc},
-          {"hosts", context.hosts},
-          {"ranks", context.ranks},
-          {"layout", context.layout},
-          {"numa", context.numa},
-          {"oversubscribed", context.oversubscribed}};
 }
 
 }  // namespace a2afft::report

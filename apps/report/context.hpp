@@ -16,7 +16,7 @@ namespace a2afft::report {
 /// (as Google Benchmark's reporters do) and stored at the top of every JSON file.
 struct RunContext {
   std::string command;
-  std::string a2afft_version;
+  std::string a2afft;  // the version and its git describe
   std::string mpi_library;
   std::string date_utc;
   std::vector<std::string> hosts;
@@ -35,6 +35,12 @@ std::string utc_now();
 
 /// `# key: value` lines.
 void print_context(std::ostream& out, const RunContext& context);
-nlohmann::json to_json(const RunContext& context);
+
+// The JSON form: a key per field, named as the field (README; tests/golden/study_shape.json).
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunContext, command, a2afft, mpi_library, date_utc, hosts, ranks,
+                                   layout, numa, oversubscribed)
+inline nlohmann::json to_json(const RunContext& context) {
+  return context;
+}
 
 }  // namespace a2afft::report

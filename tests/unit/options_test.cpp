@@ -3,8 +3,6 @@
 #include <gtest/gtest.h>
 
 #include "error.hpp"
-#include "memory_check.hpp"
-#include "registry.hpp"
 
 namespace a2afft::cli {
 namespace {
@@ -54,40 +52,6 @@ TEST(ExchangeSpecs, all_expands_to_the_registry_and_typos_fail_early) {
   EXPECT_TRUE(mixed.front().from_all);
   EXPECT_EQ(mixed.back(), (ExchangeChoice{"tra2:r1=2", false}));
   EXPECT_THROW(expand_exchange_specs({"mpi,pairwize"}), UsageError);
-}
-
-TEST(Memory, reads_what_linux_and_cgroups_say_is_available) {
-  EXPECT_EQ(parse_meminfo_available("MemTotal:       24000000 kB\nMemFree:  100 kB\n"
-                                    "MemAvailable:   22000000 kB\nBuffers: 1 kB\n"),
-            22000000.0 * 1024);
-  EXPECT_EQ(parse_meminfo_available("MemTotal: 24000000 kB\n"), std::nullopt);
-  EXPECT_EQ(parse_meminfo_available("MemAvailable: lots\n"), std::nullopt);
-  EXPECT_EQ(parse_cgroup_room("max\n", "123\n"), std::nullopt);
-  EXPECT_EQ(parse_cgroup_room("1000\n", "300\n"), 700.0);
-  EXPECT_EQ(parse_cgroup_room("1000\n", "3000\n"), 0.0);
-  EXPECT_EQ(parse_cgroup_room("", ""), std::nullopt);
-}
-
-TEST(Memory, estimates_add_bounds_only_when_asked_and_print_binary_units) {
-  const MemoryEstimate estimate{{{"arrays", 1024.0}, {"scratch", 4096.0, true}},
-                                {{"gathered", 2048.0}}};
-  EXPECT_EQ(estimate.per_rank_bytes(), 5120.0);
-  EXPECT_EQ(estimate.per_rank_bytes(false), 1024.0);
-  EXPECT_EQ(estimate.on_rank0_bytes(false), 2048.0);
-  EXPECT_EQ(format_bytes(512), "512 B");
-  EXPECT_EQ(format_bytes(1.5 * (1 << 30)), "1.5 GiB");
-  EXPECT_EQ(format_bytes(4096.0 * 4096 * 4096 * 16), "1.0 TiB");
-}
-
-TEST(Memory, scratch_follows_each_backends_bound) {
-  // 4 ranks, nodes of 2, 1 KiB blocks: one rank's buffer is 4 KiB.
-  EXPECT_EQ(exchange_scratch_bytes("pairwise", 4, 2, 1024), 0.0);
-  EXPECT_EQ(exchange_scratch_bytes("tra:radix=2", 4, 2, 1024), 3 * 4096.0);
-  EXPECT_EQ(exchange_scratch_bytes("node-aware", 4, 2, 1024), (2 + 5 * 2) * 4096.0);
-  EXPECT_EQ(exchange_scratch_bytes("tra", 1, 1, 1024), 0.0);  // no plan on one rank
-  for (const ExchangeInfo* info : registered_exchanges()) {
-    EXPECT_GE(exchange_scratch_bytes(info->name, 8, 4, 64), 0.0) << info->name;
-  }
 }
 
 }  // namespace

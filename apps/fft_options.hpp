@@ -1,0 +1,36 @@
+#pragma once
+
+// The options every FFT benchmark command (fft3d, fft1d) has, and the engines they name.
+
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "report/reporter.hpp"
+
+namespace a2afft::commands {
+
+struct FftRunOptions {
+  std::vector<std::string> engines{"a2afft", "fftw-mpi"};
+  std::string rigor = "estimate";
+  std::string order = "auto";
+  int iterations = 10;
+  int warmup = 2;
+  bool backward = false;
+  double tolerance = 1e-12;
+  std::string json_path;
+  std::string csv_path;
+  std::string wisdom_path;
+  void add_to(CLI::App& command);
+  report::ReportFiles report_files() const { return {json_path, csv_path}; }
+};
+
+/// Which engines run: throws UsageError for an unknown one.
+struct Engines {
+  bool ours = false;
+  bool fftw_mpi = false;
+};
+Engines parse_engines(const std::vector<std::string>& engines);
+
+}  // namespace a2afft::commands

@@ -1,0 +1,57 @@
+#include "fft_timing.hpp"
+
+#include <algorithm>
+
+#include "mpi/comm.hpp"
+#include "test_signal.hpp"
+
+namespace a2afft::commands {
+
+FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan, const fft::Shape3& global) {
+  FftTrial trial{std::move(plan), {}, {}, {}, {}, {}, {}};
+  const fft::Box3 box = trial.plan->input_box();
+  trial.input.resize(box.elements());
+  fft::fill_test_signal(trial.input.data(), box, global);
+  return trial;
+}
+
+namespace {
+
+// One run; a warm-up's times are dropped.
+void run_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm) {
+  FftCandidate& plan = *trial.plan;
+  std::copy(trial.input.begin(), trial.input.end(), plan.data());
+  trial.timer.clear();
+  plan.attach_timer(&trial.timer);
+  mpi::check(MPI_Barrier(comm), "MPI_Barrier");
+  const double start = MPI_Wtime();
+  plan.forward();
+  const double seconds = MPI_Wtime() - start;
+  const double backward_start = MPI_Wtime();
+  if (backward) plan.backward();
+  const double backward_seconds = MPI_Wtime() - backward_start;
+  plan.attach_timer(nullptr);
+  if (!timed) return;
+  const auto& phases = trial.timer.seconds();
+  const auto phase = [&](const char* name) {
+    const auto it = phases.find(name);
+    return it == phases.end() ? 0.0 : it->second;
+  };
+  trial.total.push_back(seconds);
+  trial.backward.push_back(backward_seconds);
+  // With backward the timer holds both directions; the split is for forward only.
+  trial.transpose.push_back(backward ? 0.0 : phase("transpose"));
+  trial.compute.push_back(backward ? 0.0 : phase("compute"));
+}
+
+}  // namespace
+
+void time_trials(std::span<FftTrial> trials, int warmup, int iterations, bool backward,
+                 MPI_Comm comm) {
+  for (int round = -warmup; round < iterations; ++round) {
+    for (FftTrial& trial : trials)
+      run_once(trial, round >= 0, backward, comm);
+  }
+}
+
+}  // namespace a2afft::commands

@@ -1,0 +1,95 @@
+#include "report/console_reporter.hpp"
+
+#include <algorithm>
+
+#include "report/text_table.hpp"
+
+namespace a2afft::report {
+namespace {
+
+std::string microseconds(double seconds) {
+  return format("%.2f", seconds * 1e6);
+}
+std::string milliseconds(double seconds) {
+  return format("%.3f", seconds * 1e3);
+}
+std::string error_text(double error) {
+  return format("%.1e", error);
+}
+
+}  // namespace
+
+void ConsoleReporter::report_context(const Header& header) {
+  print_context(out_, header.context);
+  out_ << "# " << header.summary << '\n';
+  out_.flush();  // before the runs, which may take long
+}
+
+void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
+  const bool has_vendor = std::any_of(rows.begin(), rows.end(),
+                                      [](const AlltoallRow& row) { return row.exchange == "mpi"; });
+  const bool validated = std::any_of(rows.begin(), rows.end(),
+                                     [](const AlltoallRow& row) { return row.check != "-"; });
+  std::vector<TextTable::Column> columns = {{"block [B]", true},
+                                            {"exchange"},
+                                            {"median [us]", true},
+                                            {"min [us]", true},
+                                            {"max [us]", true}};
+  if (has_vendor) columns.push_back({"vs mpi", true});
+  const std::vector<std::string> phases = phase_names(rows);
+  for (const std::string& name : phases)
+    columns.push_back({name + " [us]", true});
+  if (validated) columns.push_back({"check"});
+  TextTable table(columns);
+  for (const AlltoallRow& row : rows) {
+    std::vector<std::string> cells = {std::to_string(row.block_bytes), row.exchange,
+                                      microseconds(row.median_seconds),
+                                      microseconds(row.min_seconds), microseconds(row.max_seconds)};
+    if (has_vendor) {
+      const double vendor = vendor_median_seconds(rows, row.block_bytes);
+      cells.push_back(vendor > 0 ? format("%.2fx", row.median_seconds / vendor) : "-");
+    }
+    for (const std::string& name : phases) {
+      const auto it = row.phase_median_seconds.find(name);
+      cells.push_back(it == row.phase_median_seconds.end() ? "-" : microseconds(it->second));
+    }
+    if (validated) cells.push_back(row.check);
+    table.add_row(std::move(cells));
+  }
+  table.print(out_);
+  for (const AlltoallRow& row : rows) {
+    if (!row.failure.empty()) {
+      out_ << "FAIL " << row.exchange << " at " << row.block_bytes << " B: " << row.failure << '\n';
+    }
+  }
+}
+
+void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
+  const bool backward = std::any_of(
+      rows.begin(), rows.end(), [](const FftRow& row) { return row.backward_total.has_value(); });
+  std::vector<TextTable::Column> columns = {
+      {"engine"},         {exchange_header_},       {"total [ms]", true},   {"min [ms]", true},
+      {"max [ms]", true}, {"transpose [ms]", true}, {"compute [ms]", true}, {"GFlop/s", true}};
+  if (backward) columns.push_back({"backward [ms]", true});
+  columns.insert(columns.end(), {{"round trip", true}, {"vs fftw-mpi", true}, {"check"}});
+  TextTable table(columns);
+  for (const FftRow& row : rows) {
+    std::vector<std::string> cells = {row.engine,
+                                      row.exchange,
+                                      milliseconds(row.total.median),
+                                      milliseconds(row.total.min),
+                                      milliseconds(row.total.max),
+                                      row.has_split ? milliseconds(row.transpose.median) : "-",
+                                      row.has_split ? milliseconds(row.compute.median) : "-",
+                                      format("%.2f", row.gflops)};
+    if (backward)
+      cells.push_back(row.backward_total ? milliseconds(row.backward_total->median) : "-");
+    cells.push_back(error_text(row.round_trip_error));
+    cells.push_back(row.fftw_mpi_error ? error_text(*row.fftw_mpi_error) : "-");
+    cells.push_back(row.passed ? "PASS" : "FAIL");
+    table.add_row(std::move(cells));
+  }
+  table.print(out_);
+}
+
+}  // namespace a2afft::report

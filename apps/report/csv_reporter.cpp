@@ -1,0 +1,100 @@
+#include "report/csv_reporter.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "error.hpp"
+
+namespace a2afft::report {
+namespace {
+
+std::string joined(const std::vector<std::string>& cells) {
+  std::string line;
+  for (const std::string& cell : cells)
+    line += (line.empty() ? "" : ",") + csv_field(cell);
+  return line;
+}
+
+// Six significant digits, as the JSON's readers would round them anyway; exact enough for
+// seconds, errors and GFlop/s.
+std::string number(double value) {
+  return format("%.6g", value);
+}
+
+}  // namespace
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\r\n") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + '"';
+}
+
+CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& header, Mode mode)
+    : path_(path) {
+  const std::string header_line = joined(header);
+  std::error_code ignored;
+  const bool has_rows =
+      mode == Mode::append && std::filesystem::file_size(path, ignored) > 0 && !ignored;
+  if (has_rows) {
+    std::ifstream existing(path);
+    std::string first_line;
+    std::getline(existing, first_line);
+    if (first_line != header_line) {
+      throw UsageError(path + " has the CSV header '" + first_line + "', not '" + header_line +
+                       "'; appending would misalign its columns");
+    }
+  }
+  out_.open(path, mode == Mode::append ? std::ios::app : std::ios::trunc);
+  if (!out_) {
+    throw UsageError(path + " could not be written (" + std::strerror(errno) + ")");
+  }
+  if (!has_rows) add_row(header);
+}
+
+void CsvWriter::add_row(const std::vector<std::string>& cells) {
+  out_ << joined(cells) << '\n';
+  out_.flush();
+  if (!out_) throw UsageError(path_ + " could not be written");
+}
+
+void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
+  const std::vector<std::string> phases = phase_names(rows);
+  std::vector<std::string> header = {"block_bytes", "spec",  "exchange",
+                                     "median_s",    "min_s", "max_s"};
+  for (const std::string& name : phases)
+    header.push_back(name + "_median_s");
+  header.push_back("check");
+  CsvWriter csv(path_, header);
+  for (const AlltoallRow& row : rows) {
+    std::vector<std::string> cells = {std::to_string(row.block_bytes),
+                                      row.spec,
+                                      row.exchange,
+                                      number(row.median_seconds),
+                                      number(row.min_seconds),
+                                      number(row.max_seconds)};
+    for (const std::string& name : phases) {
+      const auto it = row.phase_median_seconds.find(name);
+      cells.push_back(it == row.phase_median_seconds.end() ? "" : number(it->second));
+    }
+    cells.push_back(row.check);
+    csv.add_row(cells);
+  }
+}
+
+void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
+  CsvWriter csv(path_, {"engine", "exchange", "total_median_s", "total_min_s", "total_max_s",
+                        "transpose_median_s", "compute_median_s", "gflops", "round_trip_error",
+                        "fftw_mpi_error", "check"});
+  for (const FftRow& row : rows) {
+    csv.add_row({row.engine, row.exchange, number(row.total.median), number(row.total.min),
+                 number(row.total.max), number(row.transpose.median), number(row.compute.median),
+                 number(row.gflops), number(row.round_trip_error),
+                 row.fftw_mpi_error ? number(*row.fftw_mpi_error) : "",
+                 row.passed ? "PASS" : "FAIL"});
+  }
+}
+
+}  // namespace a2afft::report

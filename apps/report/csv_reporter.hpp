@@ -1,0 +1,53 @@
+#pragma once
+
+// CSV: one header line, one line per row (RFC 4180). The headers are documented in the README.
+
+#include <fstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "report/reporter.hpp"
+
+namespace a2afft::report {
+
+/// `text` as one CSV field: in double quotes (inner quotes doubled) when it holds a comma, a
+/// quote or a line break, as specs and describe() often do; as it is otherwise.
+std::string csv_field(std::string_view text);
+
+/// Writes a CSV file row by row, each flushed at once, so the rows written so far survive when
+/// a long study is interrupted.
+class CsvWriter {
+ public:
+  enum class Mode { replace, append };
+  /// `replace` starts `path` afresh with `header`. `append` adds rows to it: the header is
+  /// written only when the file is new or empty, and an existing file must have this header
+  /// (else UsageError: its rows would not line up). Throws UsageError naming the path when it
+  /// cannot be opened.
+  CsvWriter(const std::string& path, const std::vector<std::string>& header,
+            Mode mode = Mode::replace);
+  /// One line; each cell is quoted as csv_field() says.
+  void add_row(const std::vector<std::string>& cells);
+
+ private:
+  std::string path_;
+  std::ofstream out_;
+};
+
+/// Writes a fresh file per command; the FFT and alltoall headers are in the README.
+class CsvReporter final : public Reporter {
+ public:
+  explicit CsvReporter(std::string path) : path_(std::move(path)) {}
+  void report_context(const Header&) override {}  // a CSV holds rows only
+  /// block_bytes,spec,exchange,median_s,min_s,max_s, then <phase>_median_s for every phase in
+  /// phase_names() order (empty where a row has none), then check.
+  void report_runs(const std::vector<AlltoallRow>& rows) override;
+  /// engine,exchange,total_median_s,total_min_s,total_max_s,transpose_median_s,
+  /// compute_median_s,gflops,round_trip_error,fftw_mpi_error,check.
+  void report_runs(const std::vector<FftRow>& rows) override;
+
+ private:
+  std::string path_;
+};
+
+}  // namespace a2afft::report

@@ -1,0 +1,86 @@
+#include "report/json_reporter.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "error.hpp"
+
+namespace a2afft::report {
+
+nlohmann::json to_json(const Summary& summary) {
+  return {{"median_seconds", summary.median},
+          {"min_seconds", summary.min},
+          {"max_seconds", summary.max}};
+}
+
+nlohmann::json to_json(const AlltoallRow& row) {
+  nlohmann::json item = {{"block_bytes", row.block_bytes},
+                         {"spec", row.spec},
+                         {"exchange", row.exchange},
+                         {"median_seconds", row.median_seconds},
+                         {"min_seconds", row.min_seconds},
+                         {"max_seconds", row.max_seconds},
+                         {"check", row.check}};
+  if (!row.phase_median_seconds.empty()) item["phase_median_seconds"] = row.phase_median_seconds;
+  return item;
+}
+
+nlohmann::json to_json(const FftRow& row) {
+  nlohmann::json item = {{"engine", row.engine},
+                         {"exchange", row.exchange},
+                         {"total", to_json(row.total)},
+                         {"transpose", to_json(row.transpose)},
+                         {"compute", to_json(row.compute)},
+                         {"gflops", row.gflops},
+                         {"round_trip_error", row.round_trip_error},
+                         {"round_trip_absolute_error", row.round_trip_absolute_error},
+                         {"check", row.passed ? "PASS" : "FAIL"}};
+  if (row.fftw_mpi_error) item["fftw_mpi_error"] = *row.fftw_mpi_error;
+  if (row.backward_total) item["backward"] = to_json(*row.backward_total);
+  return item;
+}
+
+nlohmann::json results_document(const Header& header, nlohmann::json results) {
+  return {{"context", to_json(header.context)},
+          {"settings", header.settings},
+          {"results", std::move(results)}};
+}
+
+void write_file_atomically(const std::string& path, std::string_view text) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      const std::string reason = std::strerror(errno);
+      std::remove(temporary.c_str());
+      throw UsageError(path + " could not be written (" + reason + ")");
+    }
+  }
+  if (std::rename(temporary.c_str(), path.c_str()) != 0) {
+    const std::string reason = std::strerror(errno);
+    std::remove(temporary.c_str());
+    throw UsageError(path + " could not be replaced (" + reason + ")");
+  }
+}
+
+template <typename Row>
+void JsonReporter::write(const std::vector<Row>& rows) const {
+  nlohmann::json results = nlohmann::json::array();
+  for (const Row& row : rows)
+    results.push_back(to_json(row));
+  write_json_file(path_, results_document(header_, std::move(results)));
+}
+
+void JsonReporter::report_runs(const std::vector<AlltoallRow>& rows) {
+  write(rows);
+}
+
+void JsonReporter::report_runs(const std::vector<FftRow>& rows) {
+  write(rows);
+}
+
+}  // namespace a2afft::report

@@ -1,0 +1,47 @@
+#pragma once
+
+// Reporters in Google Benchmark's manner: the context once, then the rows. One class per format
+// (console_reporter, json_reporter, csv_reporter); a command makes the ones its options ask for
+// and hands them its rows.
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "report/rows.hpp"
+
+namespace a2afft::report {
+
+class Reporter {
+ public:
+  virtual ~Reporter() = default;
+  /// Once, before the first run.
+  virtual void report_context(const Header& header) = 0;
+  /// Once, with every row of the command.
+  virtual void report_runs(const std::vector<AlltoallRow>& rows) = 0;
+  virtual void report_runs(const std::vector<FftRow>& rows) = 0;
+};
+
+/// Where a command's results go besides the console.
+struct ReportFiles {
+  std::string json_path;  // empty: no JSON
+  std::string csv_path;   // empty: no CSV
+};
+
+/// The reporters a command asked for, in order: the console, then JSON and CSV when their path
+/// is set. Empty (a no-op) on ranks that do not print, so commands call it on every rank.
+class Reporters final : public Reporter {
+ public:
+  Reporters() = default;
+  Reporters(bool printing, std::ostream& console, const ReportFiles& files,
+            const std::string& exchange_header = "exchange");
+  void report_context(const Header& header) override;
+  void report_runs(const std::vector<AlltoallRow>& rows) override;
+  void report_runs(const std::vector<FftRow>& rows) override;
+
+ private:
+  std::vector<std::unique_ptr<Reporter>> reporters_;
+};
+
+}  // namespace a2afft::report

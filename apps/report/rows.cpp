@@ -1,0 +1,29 @@
+#include "report/rows.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace a2afft::report {
+
+std::vector<std::string> phase_names(const std::vector<AlltoallRow>& rows) {
+  std::vector<std::string> names = {"gather", "inter", "intra", "scatter", "repack"};
+  std::set<std::string> seen;
+  for (const AlltoallRow& row : rows) {
+    for (const auto& [name, seconds] : row.phase_median_seconds)
+      seen.insert(name);
+  }
+  std::erase_if(names, [&](const std::string& name) { return !seen.contains(name); });
+  for (const std::string& name : seen) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
+double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes) {
+  for (const AlltoallRow& row : rows) {
+    if (row.block_bytes == block_bytes && row.exchange == "mpi") return row.median_seconds;
+  }
+  return 0.0;
+}
+
+}  // namespace a2afft::report

@@ -1,0 +1,59 @@
+#pragma once
+
+// The plain rows every command hands to its reporters (console, JSON, CSV): values only, no
+// plans, so a reporter never depends on how a row was measured.
+
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "report/context.hpp"
+#include "report/stats.hpp"
+
+namespace a2afft::report {
+
+/// What is printed once before the rows (Google Benchmark's context) and stored beside them.
+struct Header {
+  RunContext context;
+  std::string summary;      // the console's `# ...` line: the settings in words
+  nlohmann::json settings;  // the JSON's "settings"
+};
+
+/// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
+/// seconds are the median, min and max over the timed runs.
+struct AlltoallRow {
+  std::size_t block_bytes = 0;
+  std::string spec;      // as given
+  std::string exchange;  // describe()
+  double median_seconds = 0, min_seconds = 0, max_seconds = 0;
+  std::string check;                                   // PASS, FAIL, or "-" without --validate
+  std::string failure;                                 // what failed, on rank 0
+  std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
+};
+
+/// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
+struct FftRow {
+  std::string engine;
+  std::string exchange;  // the plan's describe()
+  Summary total, transpose, compute;
+  bool has_split = false;  // transpose and compute were recorded (forward only)
+  std::optional<Summary> backward_total;
+  double gflops = 0;
+  double round_trip_error = 0;           // max |IFFT(FFT(x))/N - x| / max |x|
+  double round_trip_absolute_error = 0;  // max |IFFT(FFT(x))/N - x|: HPCC's maxErr
+  std::optional<double> fftw_mpi_error;
+  bool passed = true;
+};
+
+/// The phases any row recorded: the node-aware family's in the paper's order, then the rest by
+/// name. Every reporter gives them in this order.
+std::vector<std::string> phase_names(const std::vector<AlltoallRow>& rows);
+
+/// The median of `mpi` at `block_bytes`, for the ratio column; 0 when it was not run.
+double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes);
+
+}  // namespace a2afft::report

@@ -1,0 +1,254 @@
+// The reporters: the console table, the JSON document and the CSV rows a command's results
+// become, and the files' properties studies rely on (atomic JSON replace, CSV append).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "error.hpp"
+#include "report/console_reporter.hpp"
+#include "report/csv_reporter.hpp"
+#include "report/json_reporter.hpp"
+
+namespace a2afft::report {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string read(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);)
+    lines.push_back(line);
+  return lines;
+}
+
+// A fresh, empty directory per test.
+fs::path scratch_directory() {
+  const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  const fs::path directory =
+      fs::path(::testing::TempDir()) / (std::string("report_test.") + test->name());
+  fs::remove_all(directory);
+  fs::create_directories(directory);
+  return directory;
+}
+
+Header header() {
+  RunContext context;
+  context.command = "a2afft alltoall";
+  context.ranks = 4;
+  context.hosts = {"vm"};
+  return {context, "3 timed runs", {{"iterations", 3}}};
+}
+
+std::vector<AlltoallRow> alltoall_rows() {
+  AlltoallRow vendor{16, "mpi", "mpi", 2e-6, 1e-6, 3e-6, "PASS", "", {{"alltoall", 1.5e-6}}};
+  AlltoallRow nested{16,
+                     "node-aware:inner=(tra2:r1=2,r2=2)",
+                     "node-aware(inner=tra2(r1=2,r2=2))",
+                     1e-3,
+                     5e-4,
+                     2e-3,
+                     "FAIL",
+                     "rank 1, wrong data",
+                     {{"inter", 4e-4}, {"gather", 1e-4}}};
+  return {vendor, nested};
+}
+
+FftRow fft_row(std::string engine, std::string exchange, bool has_split) {
+  FftRow row;
+  row.engine = std::move(engine);
+  row.exchange = std::move(exchange);
+  row.total = {2e-3, 1e-3, 3e-3};
+  row.transpose = {1e-3, 1e-3, 1e-3};
+  row.compute = {5e-4, 5e-4, 5e-4};
+  row.has_split = has_split;
+  row.gflops = 12.5;
+  row.round_trip_error = 4e-16;
+  row.round_trip_absolute_error = 5e-16;
+  return row;
+}
+
+TEST(ConsoleReporter, prints_the_context_once_then_an_aligned_table) {
+  std::ostringstream out;
+  ConsoleReporter console(out);
+  console.report_context(header());
+  console.report_runs(alltoall_rows());
+  const std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 8u) << out.str();  // 3 context lines, settings, header, 2 rows, FAIL
+  EXPECT_EQ(lines[3], "# 3 timed runs");
+  const std::string& head = lines[4];
+  // The node-aware family's phases in the paper's order, then the rest; a check column.
+  EXPECT_LT(head.find("gather [us]"), head.find("inter [us]"));
+  EXPECT_LT(head.find("inter [us]"), head.find("alltoall [us]"));
+  EXPECT_NE(head.find("vs mpi"), std::string::npos);
+  EXPECT_EQ(head.substr(head.size() - 5), "check");
+  // Numbers are right-aligned: each ends where its header ends.
+  const std::size_t median_end = head.find("median [us]") + std::string("median [us]").size();
+  EXPECT_EQ(lines[5].substr(0, median_end).substr(median_end - 4), "2.00");
+  EXPECT_EQ(lines[6].substr(0, median_end).substr(median_end - 7), "1000.00");
+  EXPECT_NE(lines[6].find("500.00x"), std::string::npos) << lines[6];
+  EXPECT_EQ(lines[7], "FAIL node-aware(inner=tra2(r1=2,r2=2)) at 16 B: rank 1, wrong data");
+}
+
+TEST(ConsoleReporter, fft_rows_show_a_split_only_where_one_was_recorded) {
+  std::ostringstream out;
+  ConsoleReporter console(out, "exchange (row, column)");
+  FftRow reference = fft_row("fftw-mpi", "fftw_mpi_plan_dft_3d", false);
+  FftRow ours = fft_row("a2afft", "row=mpi,column=mpi", true);
+  ours.fftw_mpi_error = 1e-15;
+  ours.passed = false;
+  console.report_runs(std::vector<FftRow>{reference, ours});
+  const std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 3u) << out.str();
+  EXPECT_EQ(lines[0].find("exchange (row, column)"), lines[1].find("fftw_mpi_plan_dft_3d"));
+  EXPECT_EQ(lines[0].find("backward"), std::string::npos);
+  EXPECT_NE(lines[1].find("2.000     1.000     3.000               -             -    12.50"),
+            std::string::npos)
+      << lines[1];
+  EXPECT_NE(lines[2].find("1.000         0.500"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[2].substr(lines[2].size() - 13), "1.0e-15  FAIL");
+}
+
+TEST(JsonReporter, writes_context_settings_and_every_field_of_the_rows) {
+  const fs::path path = scratch_directory() / "alltoall.json";
+  JsonReporter json(path.string());
+  json.report_context(header());
+  json.report_runs(alltoall_rows());
+  const nlohmann::json document = nlohmann::json::parse(read(path));
+  EXPECT_EQ(document["context"]["command"], "a2afft alltoall");
+  EXPECT_EQ(document["context"]["ranks"], 4);
+  EXPECT_EQ(document["settings"]["iterations"], 3);
+  ASSERT_EQ(document["results"].size(), 2u);
+  const nlohmann::json& nested = document["results"][1];
+  EXPECT_EQ(nested["block_bytes"], 16);
+  EXPECT_EQ(nested["spec"], "node-aware:inner=(tra2:r1=2,r2=2)");
+  EXPECT_EQ(nested["exchange"], "node-aware(inner=tra2(r1=2,r2=2))");
+  EXPECT_EQ(nested["median_seconds"], 1e-3);
+  EXPECT_EQ(nested["check"], "FAIL");
+  EXPECT_EQ(nested["phase_median_seconds"]["inter"], 4e-4);
+
+  FftRow row = fft_row("a2afft", "tra(radix=2)", true);
+  EXPECT_FALSE(to_json(row).contains("fftw_mpi_error"));
+  EXPECT_FALSE(to_json(row).contains("backward"));
+  row.fftw_mpi_error = 2e-16;
+  row.backward_total = Summary{4e-3, 3e-3, 5e-3};
+  const nlohmann::json item = to_json(row);
+  for (const char* key :
+       {"engine", "exchange", "total", "transpose", "compute", "gflops", "round_trip_error",
+        "round_trip_absolute_error", "fftw_mpi_error", "backward", "check"}) {
+    EXPECT_TRUE(item.contains(key)) << key;
+  }
+  EXPECT_EQ(
+      item["total"],
+      (nlohmann::json{{"median_seconds", 2e-3}, {"min_seconds", 1e-3}, {"max_seconds", 3e-3}}));
+  EXPECT_EQ(item["check"], "PASS");
+}
+
+TEST(JsonFile, replaces_atomically_and_keeps_the_old_file_when_writing_fails) {
+  const fs::path directory = scratch_directory();
+  const std::string path = (directory / "results.json").string();
+  write_json_file(path, nlohmann::json{{"run", 1}});
+  write_json_file(path, nlohmann::ordered_json{{"run", 2}, {"after", true}});
+  EXPECT_EQ(read(path), "{\n  \"run\": 2,\n  \"after\": true\n}\n");
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  // The temporary cannot be made: the old file stays whole and the error names the path.
+  fs::create_directory(path + ".tmp");
+  try {
+    write_json_file(path, nlohmann::json{{"run", 3}});
+    FAIL() << "a write that could not happen passed";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find(path + " could not be written"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_EQ(nlohmann::json::parse(read(path))["run"], 2);
+}
+
+TEST(Csv, quotes_only_fields_that_need_it) {
+  EXPECT_EQ(csv_field("tra(radix=4)"), "tra(radix=4)");
+  EXPECT_EQ(csv_field("tra2:r1=2,r2=4"), "\"tra2:r1=2,r2=4\"");
+  EXPECT_EQ(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+  EXPECT_EQ(csv_field("two\nlines"), "\"two\nlines\"");
+  EXPECT_EQ(csv_field(""), "");
+}
+
+// The lines a CsvReporter writes for `rows`.
+template <typename Row>
+std::vector<std::string> csv_lines(const std::vector<Row>& rows) {
+  const fs::path path = scratch_directory() / "rows.csv";
+  CsvReporter(path.string()).report_runs(rows);
+  return lines_of(read(path));
+}
+
+TEST(CsvReporter, alltoall_rows_have_a_column_per_phase_and_quoted_specs) {
+  const std::vector<std::string> expected = {
+      "block_bytes,spec,exchange,median_s,min_s,max_s,gather_median_s,inter_median_s,"
+      "alltoall_median_s,check",
+      "16,mpi,mpi,2e-06,1e-06,3e-06,,,1.5e-06,PASS",
+      "16,\"node-aware:inner=(tra2:r1=2,r2=2)\",\"node-aware(inner=tra2(r1=2,r2=2))\","
+      "0.001,0.0005,0.002,0.0001,0.0004,,FAIL"};
+  EXPECT_EQ(csv_lines(alltoall_rows()), expected);
+}
+
+TEST(CsvReporter, fft_rows_have_the_documented_header) {
+  FftRow ours = fft_row("a2afft", "row=tra(radix=2),column=mpi", true);
+  ours.fftw_mpi_error = 3e-16;
+  const std::vector<FftRow> rows = {fft_row("fftw-mpi", "fftw_mpi_plan_dft_1d", false), ours};
+  const std::vector<std::string> lines = csv_lines(rows);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[0],
+            "engine,exchange,total_median_s,total_min_s,total_max_s,transpose_median_s,"
+            "compute_median_s,gflops,round_trip_error,fftw_mpi_error,check");
+  EXPECT_EQ(lines[1],
+            "fftw-mpi,fftw_mpi_plan_dft_1d,0.002,0.001,0.003,0.001,0.0005,12.5,4e-16,,PASS");
+  EXPECT_EQ(lines[2],
+            "a2afft,\"row=tra(radix=2),column=mpi\",0.002,0.001,0.003,0.001,0.0005,12.5,4e-16,"
+            "3e-16,PASS");
+}
+
+TEST(CsvWriter, appends_rows_under_one_header_and_refuses_another_header) {
+  const std::string path = (scratch_directory() / "study.csv").string();
+  {
+    CsvWriter csv(path, {"run", "exchange"}, CsvWriter::Mode::append);  // new: header first
+    csv.add_row({"1", "mpi"});
+  }
+  {
+    CsvWriter csv(path, {"run", "exchange"}, CsvWriter::Mode::append);
+    csv.add_row({"2", "tra2:r1=2,r2=2"});
+  }
+  EXPECT_EQ(lines_of(read(path)),
+            (std::vector<std::string>{"run,exchange", "1,mpi", "2,\"tra2:r1=2,r2=2\""}));
+  EXPECT_THROW(CsvWriter(path, {"run", "spec"}, CsvWriter::Mode::append), UsageError);
+  CsvWriter(path, {"run", "spec"});  // replace starts afresh
+  EXPECT_EQ(lines_of(read(path)), (std::vector<std::string>{"run,spec"}));
+  EXPECT_THROW(CsvWriter((fs::path(path) / "no" / "such.csv").string(), {"run"}), UsageError);
+}
+
+TEST(Reporters, print_nothing_on_ranks_that_do_not_print) {
+  const fs::path directory = scratch_directory();
+  const ReportFiles files{(directory / "r.json").string(), (directory / "r.csv").string()};
+  std::ostringstream silent;
+  Reporters others(false, silent, files);
+  others.report_context(header());
+  others.report_runs(alltoall_rows());
+  EXPECT_TRUE(silent.str().empty());
+  EXPECT_FALSE(fs::exists(files.json_path));
+
+  std::ostringstream out;
+  Reporters printing(true, out, files);
+  printing.report_context(header());
+  printing.report_runs(alltoall_rows());
+  EXPECT_NE(out.str().find("# 3 timed runs"), std::string::npos);
+  EXPECT_TRUE(fs::exists(files.json_path));
+  EXPECT_EQ(lines_of(read(files.csv_path)).size(), 3u);
+}
+
+}  // namespace
+}  // namespace a2afft::report
