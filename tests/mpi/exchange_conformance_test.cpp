@@ -52,19 +52,10 @@ std::string agreed_failure(const std::string& local) {
   return testing_support::agreed_failure(local, topology().comm());
 }
 
-// Rank 0's `text` on every rank of `comm`.
-std::string rank0_text(std::string text, MPI_Comm comm) {
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  text.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
-  return text;
-}
-
 // describe() must read the same on every rank: reports print rank 0's.
 std::string describe_mismatch(const Exchange& plan, const Topology& on) {
   const std::string mine = plan.describe();
-  const std::string rank0 = rank0_text(mine, on.comm());
+  const std::string rank0 = mpi::broadcast(mine, 0, on.comm());
   return mine == rank0 ? "" : "describe() is " + mine + " here and " + rank0 + " on rank 0";
 }
 
