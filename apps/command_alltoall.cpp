@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -56,36 +55,16 @@ struct Row {
 };
 
 // The verdict of one validation over all ranks; `text` names the lowest failing rank and the
-// first bad byte, on rank 0 only.
+// first bad byte, the same on every rank.
 struct Verdict {
   bool failed = false;
   std::string text;
 };
 
 Verdict collect_verdict(MPI_Comm comm, const std::string& local_failure) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  const int mine = local_failure.empty() ? INT_MAX : rank;
-  int lowest = INT_MAX;
-  mpi::check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(verdict)");
-  Verdict verdict{lowest != INT_MAX, {}};
-  if (!verdict.failed) return verdict;
-  std::string text = local_failure;
-  if (lowest != 0 && rank == lowest) {
-    mpi::check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, 0, comm),
-               "MPI_Send(failure)");
-  }
-  if (lowest != 0 && rank == 0) {
-    MPI_Status status;
-    int length = 0;
-    mpi::check(MPI_Probe(lowest, 0, comm, &status), "MPI_Probe(failure)");
-    MPI_Get_count(&status, MPI_CHAR, &length);
-    text.assign(static_cast<std::size_t>(length), '\0');
-    mpi::check(MPI_Recv(text.data(), length, MPI_CHAR, lowest, 0, comm, MPI_STATUS_IGNORE),
-               "MPI_Recv(failure)");
-  }
-  if (rank == 0) verdict.text = "rank " + std::to_string(lowest) + ", " + text;
-  return verdict;
+  const mpi::RankMessage lowest = mpi::agreed_message(local_failure, comm);
+  if (lowest.empty()) return {};
+  return {true, "rank " + std::to_string(lowest.rank) + ", " + lowest.text};
 }
 
 std::string local_failure(std::span<const std::byte> send, std::span<const std::byte> recv,
@@ -366,9 +345,9 @@ int run_alltoall(const AlltoallOptions& options) {
     cli::check_buffer_fits(block_bytes, topology.size(), "--sizes");
   }
 
-  // Everything is checked before anything runs: a bad value or a named backend that cannot run
-  // this layout is an error; one that came in through `all` is left out with its reason
-  // printed. Building each plan once also catches values that depend on P.
+  // Everything is checked before anything runs, without building a plan: a bad value or a named
+  // backend that cannot run this layout is an error; one that came in through `all` is left out
+  // with its reason printed.
   std::vector<std::string> runnable;
   std::vector<std::string> refusals;
   for (const auto& [text, from_all] : specs) {
@@ -390,8 +369,6 @@ int run_alltoall(const AlltoallOptions& options) {
   const Order order = choose_order(options.order, bytes_per_rank, topology, runnable.size());
   cli::check_memory_fits(alltoall_memory(runnable, largest_block, topology, order, options),
                          topology, "alltoall --sizes=" + std::to_string(largest_block));
-  for (const std::string& text : runnable)
-    make_exchange(parse_spec(text), ExchangeProblem{topology, sizes.front()});
   const report::RunContext context = report::collect_context(topology, "a2afft alltoall");
   if (is_printing_rank()) {
     report::print_context(std::cout, context);

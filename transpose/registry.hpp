@@ -7,10 +7,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "exchange.hpp"
 #include "params.hpp"
 #include "spec.hpp"
+#include "topology/layout.hpp"
 
 namespace a2afft {
 
@@ -38,11 +40,19 @@ struct ExchangeInfo {
   std::span<const ParamInfo> params;
   /// Specs worth running: shown by `a2afft list` and all run by the conformance test.
   std::span<const std::string_view> examples;
-  /// Why the backend cannot run `problem`, or "" when it can. nullptr: it runs anywhere.
-  std::string (*refusal)(const ExchangeProblem& problem, const Params& params);
-  /// Builds the plan; throws UsageError on a bad parameter value.
+  /// The pure check before any plan: throws UsageError for a bad parameter value (a spec
+  /// error on every layout) and returns why `layout` cannot run the backend, or "" when it can.
+  /// No MPI call, so every rank gets the same answer. nullptr: no values to check, runs anywhere.
+  std::string (*validate)(const RankLayout& layout, const Params& params);
+  /// Builds the plan of a validated spec.
   std::unique_ptr<Exchange> (*make)(const ExchangeProblem& problem, const Params& params);
   ScratchBound scratch;
+  /// The specs of this backend that `auto` times on `layout` with `block_bytes` blocks (auto
+  /// leaves out those the layout refuses). nullptr: auto never picks it.
+  std::vector<std::string> (*auto_candidates)(const RankLayout& layout,
+                                              std::size_t block_bytes) = nullptr;
+  /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
+  bool hierarchical = false;
 };
 
 /// Every backend, in the order `a2afft list` and `--exchange all` use.
@@ -54,9 +64,14 @@ const ExchangeInfo& find_exchange(std::string_view name);
 /// Throws UsageError unless the spec names a backend and only keys that backend declares.
 void check_spec(const Spec& spec);
 
-/// Why `spec` cannot run on `problem` ("" when it can). Throws UsageError for an unknown name
-/// or key. Collective-free: every rank gets the same answer from the same topology.
+/// Validates `spec` against `layout` (pure, no plan built): throws UsageError for an unknown
+/// name or key or a bad value; returns why the layout cannot run it, or "" when it can.
+std::string exchange_refusal(const Spec& spec, const RankLayout& layout);
+/// The same on the problem's topology.
 std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem);
+
+/// The backends the node-aware family accepts as `inner`, e.g. "mpi, pairwise, ...".
+std::string flat_exchange_names();
 
 /// exchange_refusal, agreed over `across` (a communicator holding every rank that builds a plan
 /// on some sub-communicator): every rank gets the refusal of the lowest refusing rank, or "".

@@ -2,11 +2,12 @@
 // measuring.
 //
 // Source: the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner and wisdom.
-// Steps (mode=measure, the default): build every candidate that the layout admits: mpi,
-//   pairwise, nonblocking, factor; tra at radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and
-//   the alpha-beta model's best radix for this block size; tra2 at r1 in {2, ceil sqrt Q, Q},
-//   r2 in {2, N}; node-aware, hierarchical, multileader and locality-aware with inner pairwise
-//   and nonblocking; onmpml with 1, 2 and the NUMA-default leaders. Each runs on buffers from
+// Steps (mode=measure, the default): build every candidate that the layout admits, as each
+//   registry row names them (auto_candidates): mpi, pairwise, nonblocking, factor; tra at
+//   radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and the alpha-beta model's best radix for
+//   this block size; tra2 at r1 in {2, ceil sqrt Q, Q}, r2 in {2, N}; hierarchical,
+//   multileader, node-aware and locality-aware with inner pairwise and nonblocking; onmpml
+//   with 1, 2 and the NUMA-default leaders. Each runs on buffers from
 //   its own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then
 //   rounds in which every candidate runs twice, the second time timed (the first brings its
 //   buffers back into cache; a run's time is its max over ranks, so every rank sees the same
@@ -22,8 +23,7 @@
 //   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
 
 #include <algorithm>
-#include <climits>
-#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -34,72 +34,25 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
-#include "schedule/tra.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::algorithms {
 namespace {
 
-int integer_sqrt_ceil(int value) {
-  int root = 0;
-  while (root * root < value)
-    ++root;
-  return root;
-}
-
-// The model's best tra radix for this block size, with the model's default link costs.
-int model_radix(const Topology& topology, std::size_t block_bytes) {
-  const long ranks = topology.size();
-  const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
-  const schedule::ModelInputs inputs{
-      ranks, per_node, block_bytes, {0.5e-6, 0.05e-9}, {2e-6, 0.1e-9}};
-  int best = 2;
-  double best_seconds = INFINITY;
-  for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
-    const double seconds = schedule::model_tra(inputs, radix).seconds;
-    if (seconds < best_seconds) {
-      best_seconds = seconds;
-      best = radix;
-    }
-  }
-  return best;
-}
-
-// Every spec worth timing on this layout, without duplicates, in a fixed order.
+// Every spec worth timing on this layout: each registry row's auto_candidates, in table order,
+// without duplicates and without those the layout refuses.
 std::vector<std::string> measure_candidates(const ExchangeProblem& problem) {
-  const Topology& topology = problem.topology;
-  const int ranks = topology.size();
-  std::vector<std::string> specs = {"mpi", "pairwise", "nonblocking", "factor"};
-  const int root = integer_sqrt_ceil(ranks);
-  for (const int radix :
-       {2, root - 1, root, root + 1, ranks, model_radix(topology, problem.block_bytes)}) {
-    if (radix >= 2 && radix <= ranks) specs.push_back("tra:radix=" + std::to_string(radix));
-  }
-  if (topology.nodes_equal()) {
-    const int per_node = topology.node_size(0);
-    const int nodes = topology.node_count();
-    for (const int r1 : {2, integer_sqrt_ceil(per_node), per_node}) {
-      for (const int r2 : {2, nodes}) {
-        if (r1 >= 2 && r1 <= std::max(2, per_node) && r2 >= 2 && r2 <= std::max(2, nodes)) {
-          specs.push_back("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2));
-        }
-      }
+  const RankLayout& layout = problem.topology.layout();
+  std::vector<std::string> candidates;
+  std::set<std::string> seen;
+  for (const ExchangeInfo* info : registered_exchanges()) {
+    if (info->auto_candidates == nullptr) continue;
+    for (const std::string& spec : info->auto_candidates(layout, problem.block_bytes)) {
+      if (!seen.insert(spec).second) continue;
+      if (exchange_refusal(parse_spec(spec), layout).empty()) candidates.push_back(spec);
     }
   }
-  for (const char* family : {"node-aware", "hierarchical", "multileader", "locality-aware"}) {
-    for (const char* inner : {"pairwise", "nonblocking"})
-      specs.push_back(std::string(family) + ":inner=" + inner);
-  }
-  for (const char* leaders : {"", ":leaders=1", ":leaders=2"})
-    specs.push_back(std::string("onmpml") + leaders);
-  std::vector<std::string> unique;
-  std::set<std::string> seen;
-  for (const std::string& spec : specs) {
-    if (!seen.insert(spec).second) continue;
-    if (!exchange_refusal(parse_spec(spec), problem).empty()) continue;
-    unique.push_back(spec);
-  }
-  return unique;
+  return candidates;
 }
 
 // One round trip of `bytes` between ranks a and b of `comm`, in seconds (half of it), on a; the
@@ -272,6 +225,11 @@ std::string wisdom_key(const std::string& mode, const ExchangeProblem& problem) 
 }
 
 nlohmann::json read_wisdom(const std::string& path) {
+  // A directory opens as a stream but fails on the first read, outside any UsageError.
+  if (std::error_code ignored; std::filesystem::is_directory(path, ignored)) {
+    throw UsageError("A2AFFT_WISDOM=" + path +
+                     " is a directory; expected the path of a JSON file (created if missing)");
+  }
   std::ifstream in(path);
   if (!in) return nlohmann::json::object();
   nlohmann::json wisdom = nlohmann::json::parse(in, nullptr, false);
@@ -281,10 +239,16 @@ nlohmann::json read_wisdom(const std::string& path) {
   return wisdom;
 }
 
+struct AutoSettings {
+  std::string mode;
+  double budget_seconds;
+};
+
 class AutoExchange final : public Exchange {
  public:
-  AutoExchange(const ExchangeProblem& problem, std::string mode, double budget_seconds)
-      : mode_(std::move(mode)) {
+  AutoExchange(const ExchangeProblem& problem, const AutoSettings& settings)
+      : mode_(settings.mode) {
+    const double budget_seconds = settings.budget_seconds;
     const MPI_Comm comm = problem.topology.comm();
     const bool root = problem.topology.rank() == 0;
     const char* path = std::getenv("A2AFFT_WISDOM");
@@ -337,10 +301,11 @@ class AutoExchange final : public Exchange {
   std::unique_ptr<Exchange> chosen_;
 };
 
-std::unique_ptr<Exchange> make_auto(const ExchangeProblem& problem, const Params& params) {
+// Nothing is timed here: validation reads the values only.
+Resolved<AutoSettings> auto_settings(const RankLayout&, const Params& params) {
   const std::string mode(params.word("mode", "measure", {"measure", "estimate"}));
   const long budget_ms = params.integer("budget_ms", 300, 1, 3600000);
-  return std::make_unique<AutoExchange>(problem, mode, static_cast<double>(budget_ms) * 1e-3);
+  return {{mode, static_cast<double>(budget_ms) * 1e-3}, ""};
 }
 
 constexpr ParamInfo kParams[] = {
@@ -351,15 +316,15 @@ constexpr std::string_view kExamples[] = {"auto", "auto:mode=estimate"};
 
 }  // namespace
 
-const ExchangeInfo kAutoExchange = {
+extern const ExchangeInfo kAutoExchange = {
     .name = "auto",
     .summary = "time the candidate backends here and now (or model them) and run the fastest",
     .source = "the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner",
     .layouts = "any (candidates that a layout refuses are left out)",
     .params = kParams,
     .examples = kExamples,
-    .refusal = nullptr,
-    .make = make_auto,
+    .validate = refusal_of<auto_settings>,
+    .make = make_settled<AutoExchange, auto_settings>,
     .scratch = {.rank_buffers = 10, .node_buffers = 5},  // the largest candidate and its buffers
 };
 
