@@ -30,6 +30,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/datatype.hpp"
+#include "schedule/block_grid.hpp"
 #include "schedule/node_aware.hpp"
 #include "topology/topology.hpp"
 
@@ -48,17 +49,6 @@ struct FamilySettings {
   int groups_per_region;            // leader groups per region (two-step)
   Spec inner;
 };
-
-// to[column][row] = from[row][column] over a rows x columns grid of chunks.
-void transpose_chunks(const std::byte* from, std::byte* to, std::size_t rows, std::size_t columns,
-                      std::size_t chunk_bytes) {
-  for (std::size_t row = 0; row < rows; ++row) {
-    for (std::size_t column = 0; column < columns; ++column) {
-      std::memcpy(to + schedule::transposed_chunk(row, column, rows) * chunk_bytes,
-                  from + (row * columns + column) * chunk_bytes, chunk_bytes);
-    }
-  }
-}
 
 // The ranks in the canonical order of schedule/node_aware.hpp: node by node, region by region.
 std::vector<int> canonical_order_of(const RankLayout& layout,
@@ -221,14 +211,15 @@ class NodeAwareFamilyExchange final : public Exchange {
     }
     {
       const auto timed = phase("repack");
-      transpose_chunks(scratch, spare, regions, m, super_block);  // [destination index][region]
+      schedule::transpose_block_grid(scratch, spare, regions, m,
+                                     super_block);  // [destination index][region]
     }
     {
       const auto timed = phase("intra");
       intra_.exchange->run(spare, scratch);  // [source index][source region]
     }
     const auto timed = phase("repack");
-    transpose_chunks(scratch, to, m, regions, super_block);  // [source group]
+    schedule::transpose_block_grid(scratch, to, m, regions, super_block);  // [source group]
   }
 
   void gather_exchange_scatter(const std::byte* send, std::byte* recv) {
@@ -246,7 +237,8 @@ class NodeAwareFamilyExchange final : public Exchange {
       // [member][group][member there] -> [group][member][member there]: one super-block each.
       {
         const auto timed = phase("repack");
-        transpose_chunks(first_.data(), second_.data(), ppl, groups, ppl * block_bytes_);
+        schedule::transpose_block_grid(first_.data(), second_.data(), ppl, groups,
+                                       ppl * block_bytes_);
       }
       // Two buffers suffice: the two-step exchange ends where it began, the flat one does not.
       std::byte* by_source = settings_.two_step ? second_.data() : first_.data();
@@ -254,7 +246,7 @@ class NodeAwareFamilyExchange final : public Exchange {
       per_member = by_source == first_.data() ? second_.data() : first_.data();
       // [source group][source member][member] -> [member][source rank]: per-member buffers.
       const auto timed = phase("repack");
-      transpose_chunks(by_source, per_member, groups * ppl, ppl, block_bytes_);
+      schedule::transpose_block_grid(by_source, per_member, groups * ppl, ppl, block_bytes_);
     }
     const auto timed = phase("scatter");
     mpi::check(MPI_Scatter(per_member, ranks_, block_type_.get(), recv, ranks_, block_type_.get(),

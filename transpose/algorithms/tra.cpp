@@ -29,6 +29,7 @@
 #include "algorithms/block_transfer.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
+#include "schedule/block_grid.hpp"
 #include "schedule/cost_model.hpp"
 #include "schedule/tra.hpp"
 #include "topology/topology.hpp"
@@ -64,26 +65,28 @@ class TraExchange final : public Exchange {
     std::vector<long> slot(static_cast<std::size_t>(ranks), -1);
     std::size_t scratch_blocks = 0;
     for (long i = 1; i < ranks; ++i) {
-      if (rotation == TraRotation::copied || hops(i) > 1)
+      if (rotation == TraRotation::copied || schedule::tra_hops(i, radix).count > 1)
         slot[i] = static_cast<long>(scratch_blocks++);
     }
     std::size_t largest_round = 0;
     for (const schedule::TraRound& round : rounds) {
-      PlannedRound planned{static_cast<int>((rank + round.distance) % ranks),
-                           static_cast<int>((rank - round.distance % ranks + ranks) % ranks),
+      PlannedRound planned{static_cast<int>(schedule::rank_after(rank, round.distance, ranks)),
+                           static_cast<int>(schedule::rank_before(rank, round.distance, ranks)),
                            {},
                            {}};
       for (const long i : round.blocks) {
-        const bool first_hop = lowest_digit(i) == round.position;
-        const bool last_hop = highest_digit(i) == round.position;
+        const schedule::TraHops hops = schedule::tra_hops(i, radix);
+        const bool first_hop = hops.first_position == round.position;
+        const bool last_hop = hops.last_position == round.position;
         const auto scratch = BlockPlace{kScratch, static_cast<std::size_t>(slot[i])};
         const bool mapped = rotation == TraRotation::mapped;
         planned.outgoing.push_back(
-            mapped && first_hop ? BlockPlace{kSend, static_cast<std::size_t>((rank + i) % ranks)}
-                                : scratch);
+            mapped && first_hop
+                ? BlockPlace{kSend, static_cast<std::size_t>(schedule::rank_after(rank, i, ranks))}
+                : scratch);
         planned.incoming.push_back(
             mapped && last_hop
-                ? BlockPlace{kRecv, static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)}
+                ? BlockPlace{kRecv, static_cast<std::size_t>(schedule::rank_before(rank, i, ranks))}
                 : scratch);
       }
       if (needs_packing(planned)) largest_round = std::max(largest_round, round.blocks.size());
@@ -94,9 +97,10 @@ class TraExchange final : public Exchange {
     packed_in_.resize(largest_round * block_bytes);
     if (rotation == TraRotation::copied) {
       for (long i = 1; i < ranks; ++i) {
-        rotation_slots_.push_back({static_cast<std::size_t>((rank + i) % ranks),
-                                   static_cast<std::size_t>(slot[i]),
-                                   static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)});
+        rotation_slots_.push_back(
+            {static_cast<std::size_t>(schedule::rank_after(rank, i, ranks)),
+             static_cast<std::size_t>(slot[i]),
+             static_cast<std::size_t>(schedule::rank_before(rank, i, ranks))});
       }
     }
   }
@@ -142,25 +146,6 @@ class TraExchange final : public Exchange {
            (round.outgoing.front().buffer == kScratch && round.incoming.front().buffer == kScratch);
   }
 
-  long digits_of(long i, bool highest) const {
-    long found = -1;
-    for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
-      if (schedule::radix_digit(i, x, radix_) == 0) continue;
-      if (!highest) return x;
-      found = x;
-    }
-    return found;
-  }
-  long lowest_digit(long i) const { return digits_of(i, false); }
-  long highest_digit(long i) const { return digits_of(i, true); }
-  long hops(long i) const {
-    long count = 0;
-    for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
-      count += schedule::radix_digit(i, x, radix_) != 0;
-    }
-    return count;
-  }
-
   void exchange_round(const PlannedRound& round, long number, const std::byte* const* read_base,
                       std::byte* const* write_base) {
     const std::size_t block_bytes = transfer_.block_bytes();
@@ -204,17 +189,6 @@ class TraExchange final : public Exchange {
   std::vector<std::byte> packed_out_;
   std::vector<std::byte> packed_in_;
 };
-
-// Copies `rows` x `columns` blocks from row-major `from` to column-major `to`.
-void transpose_blocks(const std::byte* from, std::byte* to, std::size_t rows, std::size_t columns,
-                      std::size_t block_bytes) {
-  for (std::size_t row = 0; row < rows; ++row) {
-    for (std::size_t column = 0; column < columns; ++column) {
-      std::memcpy(to + (column * rows + row) * block_bytes,
-                  from + (row * columns + column) * block_bytes, block_bytes);
-    }
-  }
-}
 
 // tra2's radices: r1 among a node's ranks, r2 among the nodes.
 struct Tra2Settings {
@@ -282,7 +256,8 @@ class Tra2Exchange final : public Exchange {
     {
       // second_ is [source local rank][destination node]; the inter phase wants it by node.
       const auto timed = phase("pack");
-      transpose_blocks(second_.data(), first_.data(), ranks_per_node_, nodes_, block_bytes_);
+      schedule::transpose_block_grid(second_.data(), first_.data(), ranks_per_node_, nodes_,
+                                     block_bytes_);
     }
     std::byte* arrivals = numbered_by_node_ ? recv : second_.data();
     {
