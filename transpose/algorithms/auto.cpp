@@ -11,14 +11,14 @@
 //   its own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then
 //   rounds in which every candidate runs twice, the second time timed (the first brings its
 //   buffers back into cache; a run's time is its max over ranks, so every rank sees the same
-//   numbers), until `budget_ms` is spent (3 to 200 rounds); the lowest
-//   median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
+//   numbers), until the timed runs have spent `budget_ms` (3 to 200 rounds; timing/trials); the
+//   lowest median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
 //   puts a slow spell of the machine on every candidate alike; beyond 1 GiB of buffers in all
 //   they run one after the other, each with an equal share of the budget. mode=estimate: no
 //   runs; the alpha-beta model (schedule/cost_model) with alpha and beta measured once per process
 //   by ping-pong inside a node and between nodes ranks tra at every radix, tra2 and pairwise.
-// Cost: plan construction as above (about budget_ms, at least 3 rounds, plus one warm-up run
-//   per candidate); run() is the chosen plan's run().
+// Cost: plan construction as above (about twice budget_ms with the untimed runs, at least 3
+//   rounds, plus one warm-up run per candidate); run() is the chosen plan's run().
 // Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
 //   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
 
@@ -34,6 +34,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
+#include "timing/trials.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::algorithms {
@@ -134,29 +135,11 @@ std::string estimate_choice(const ExchangeProblem& problem) {
   return best;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 // One candidate, built, with buffers from its own allocate().
 struct Trial {
   std::unique_ptr<Exchange> plan;
   ExchangeBuffer send, recv;
-  std::vector<double> seconds;  // each timed run's max over ranks
 };
-
-// One timed run, the same number on every rank (the max over ranks).
-double timed_run(Trial& trial, MPI_Comm comm) {
-  mpi::check(MPI_Barrier(comm), "MPI_Barrier");
-  const double start = MPI_Wtime();
-  trial.plan->run(trial.send.data(), trial.recv.data());
-  double elapsed = MPI_Wtime() - start;
-  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm),
-             "MPI_Allreduce(max)");
-  return elapsed;
-}
 
 Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
   Trial trial;
@@ -165,7 +148,6 @@ Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
   trial.send = trial.plan->allocate(total);
   trial.recv = trial.plan->allocate(total);
   std::fill(trial.send.span().begin(), trial.send.span().end(), std::byte{1});
-  trial.plan->run(trial.send.data(), trial.recv.data());  // warm-up: pages, caches, protocols
   return trial;
 }
 
@@ -175,40 +157,38 @@ Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
 // run one after the other instead, each with an equal share of the budget.
 std::size_t fastest(const std::vector<std::string>& candidates, const ExchangeProblem& problem,
                     double budget_seconds) {
-  constexpr int kFewestRounds = 3, kMostRounds = 200;
   constexpr std::size_t kInterleavedBytes = std::size_t{1} << 30;
   const MPI_Comm comm = problem.topology.comm();
   const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
-  std::vector<double> medians;
-  if (2 * total * candidates.size() <= kInterleavedBytes) {
-    std::vector<Trial> trials;
-    for (const std::string& spec : candidates)
-      trials.push_back(make_trial(spec, problem));
-    double spent = 0;
-    for (int round = 0; round < kMostRounds && (round < kFewestRounds || spent < budget_seconds);
-         ++round) {
-      for (Trial& trial : trials) {
-        // An untimed run first brings this candidate's buffers back into cache, as repeated
-        // use of one plan has them.
-        trial.plan->run(trial.send.data(), trial.recv.data());
-        trial.seconds.push_back(timed_run(trial, comm));
-        spent += 2 * trial.seconds.back();
-      }
+  const bool interleaved = 2 * total * candidates.size() <= kInterleavedBytes;
+  std::vector<Trial> trials(candidates.size());
+  std::vector<double> medians(candidates.size());
+  timing::TrialCallbacks callbacks;
+  callbacks.prepare = [&](std::size_t k) { trials[k] = make_trial(candidates[k], problem); };
+  callbacks.run = [&](std::size_t k, int round) {
+    Trial& trial = trials[k];
+    const auto run = [&] { trial.plan->run(trial.send.data(), trial.recv.data()); };
+    if (round < 0) {  // warm-up: pages, caches, protocols
+      run();
+      return 0.0;
     }
-    for (const Trial& trial : trials)
-      medians.push_back(median(trial.seconds));
-  } else {
-    const double share = budget_seconds / static_cast<double>(candidates.size());
-    for (const std::string& spec : candidates) {
-      Trial trial = make_trial(spec, problem);
-      double spent = 0;
-      while (trial.seconds.size() < kMostRounds && (trial.seconds.empty() || spent < share)) {
-        trial.seconds.push_back(timed_run(trial, comm));
-        spent += trial.seconds.back();
-      }
-      medians.push_back(median(trial.seconds));
-    }
-  }
+    // Interleaved, an untimed run first brings this candidate's buffers back into cache, as
+    // repeated use of one plan has them.
+    if (interleaved) run();
+    // The same number on every rank, so all stop after the same round.
+    double seconds = timing::timed_run(comm, run);
+    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm),
+               "MPI_Allreduce(max)");
+    return seconds;
+  };
+  callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
+    medians[k] = timing::median(seconds);
+    trials[k] = Trial{};  // one after the other, only one candidate's buffers live at a time
+  };
+  timing::run_trials(candidates.size(),
+                     interleaved ? timing::TrialOrder::interleaved : timing::TrialOrder::sequential,
+                     {.warmup = 1, .fewest = 3, .most = 200, .budget_seconds = budget_seconds},
+                     callbacks);
   return static_cast<std::size_t>(std::min_element(medians.begin(), medians.end()) -
                                   medians.begin());
 }
@@ -224,12 +204,18 @@ std::string wisdom_key(const std::string& mode, const ExchangeProblem& problem) 
          " | " + std::to_string(problem.block_bytes) + " B";
 }
 
-nlohmann::json read_wisdom(const std::string& path) {
-  // A directory opens as a stream but fails on the first read, outside any UsageError.
+// A directory opens as a stream but fails on the first read, outside any UsageError; so it is
+// refused up front, by validation on every rank, before anything runs or prints.
+void check_wisdom_path(const char* path) {
+  if (path == nullptr) return;
   if (std::error_code ignored; std::filesystem::is_directory(path, ignored)) {
-    throw UsageError("A2AFFT_WISDOM=" + path +
+    throw UsageError("A2AFFT_WISDOM=" + std::string(path) +
                      " is a directory; expected the path of a JSON file (created if missing)");
   }
+}
+
+nlohmann::json read_wisdom(const std::string& path) {
+  check_wisdom_path(path.c_str());
   std::ifstream in(path);
   if (!in) return nlohmann::json::object();
   nlohmann::json wisdom = nlohmann::json::parse(in, nullptr, false);
@@ -301,8 +287,9 @@ class AutoExchange final : public Exchange {
   std::unique_ptr<Exchange> chosen_;
 };
 
-// Nothing is timed here: validation reads the values only.
+// Nothing is timed here: validation reads the values and checks the wisdom path only.
 Resolved<AutoSettings> auto_settings(const RankLayout&, const Params& params) {
+  check_wisdom_path(std::getenv("A2AFFT_WISDOM"));
   const std::string mode(params.word("mode", "measure", {"measure", "estimate"}));
   const long budget_ms = params.integer("budget_ms", 300, 1, 3600000);
   return {{mode, static_cast<double>(budget_ms) * 1e-3}, ""};
