@@ -113,7 +113,7 @@ int run_fft1d(const Fft1dOptions& options) {
     if (engines.ours) {
       for (const cli::ExchangeChoice& choice : choices) {
         scratch_per_plan.push_back(
-            cli::exchange_scratch_bytes(choice.spec, ranks, largest_node, block_bytes));
+            cli::exchange_scratch_bytes(choice.spec.to_string(), ranks, largest_node, block_bytes));
       }
     }
     cli::check_memory_fits(fft_memory_estimate(static_cast<double>(n), topology, order,

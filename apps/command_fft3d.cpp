@@ -73,8 +73,8 @@ int run_fft3d(const Fft3dOptions& options) {
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
     const auto local_bytes = static_cast<std::size_t>(sizeof(Complex) * points / topology.size());
     const int largest_node = topology.largest_node_size();
-    const auto scratch = [&](const std::string& spec, int ranks) {
-      return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks),
+    const auto scratch = [&](const Spec& spec, int ranks) {
+      return cli::exchange_scratch_bytes(spec.to_string(), ranks, std::min(largest_node, ranks),
                                          local_bytes / static_cast<std::size_t>(ranks));
     };
     std::vector<double> scratch_per_plan;

@@ -78,17 +78,16 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
       Transpose{TransposeStep(s1, s2, {1, n1, 1, n0}, grid.rows, true),
                 TransposeStep(s2, s1, {1, n0, 1, n1}, grid.rows, true), nullptr});
   std::size_t buffer_elements = 0;
-  const auto make_plan = [&](Transpose& step, const Topology& members, const std::string& spec) {
+  const auto make_plan = [&](Transpose& step, const Topology& members, const Spec& spec) {
     if (step.there.is_identity()) return;
     // Each row (or column) decides for itself, so refusals are agreed over all ranks first.
-    const Spec parsed = parse_spec(spec);
     const ExchangeProblem problem{members, step.there.block_elements() * sizeof(Complex)};
-    if (const std::string why = agreed_refusal(parsed, problem, topology.comm()); !why.empty()) {
-      throw UsageError(parsed.to_string() + " cannot run on some " +
+    if (const std::string why = agreed_refusal(spec, problem, topology.comm()); !why.empty()) {
+      throw UsageError(spec.to_string() + " cannot run on some " +
                        (&step == row_.get() ? "row" : "column") + " of the " + grid.to_string() +
                        " grid: " + why);
     }
-    step.exchange = make_exchange(parsed, problem);
+    step.exchange = make_exchange(spec, problem);
     buffer_elements = std::max(buffer_elements, step.there.buffer_elements());
   };
   make_plan(*row_, *row_topology_, options.row_exchange);

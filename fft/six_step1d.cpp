@@ -35,7 +35,7 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
       options_(options),
       twiddles_(n) {
   const std::size_t local = n / static_cast<std::size_t>(ranks_);
-  const Spec spec = parse_spec(options.exchange);
+  const Spec& spec = options.exchange;
   const ExchangeProblem problem{topology, rows1_ * rows2_ * sizeof(Complex)};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
