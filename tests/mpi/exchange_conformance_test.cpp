@@ -23,7 +23,6 @@
 #include "mpi/comm.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
-#include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
 
@@ -396,54 +395,6 @@ TEST(TraRadices, radices_outside_two_to_p_are_errors) {
       EXPECT_NE(std::string(error.what()).find("factor"), std::string::npos) << error.what();
     }
   }
-}
-
-TEST(Topology, facts_agree_with_the_layout) {
-  const Topology& topo = topology();
-  int total = 0;
-  for (int size : topo.node_sizes())
-    total += size;
-  EXPECT_EQ(total, topo.size());
-  int node_comm_size = 0;
-  MPI_Comm_size(topo.node_comm(), &node_comm_size);
-  EXPECT_EQ(node_comm_size, topo.node_size(topo.node()));
-  int node_comm_rank = 0;
-  MPI_Comm_rank(topo.node_comm(), &node_comm_rank);
-  EXPECT_EQ(node_comm_rank, topo.local_rank());
-  EXPECT_EQ(topo.local_rank_of(topo.leader_of(topo.node())), 0);
-}
-
-TEST(PhaseTimer, reduces_over_ranks_including_phases_some_ranks_never_entered) {
-  const int rank = topology().rank();
-  const int ranks = topology().size();
-  PhaseTimer timer;
-  timer.add("copy", rank + 1.0);
-  timer.add("copy", 1.0);
-  if (rank == ranks - 1) timer.add("gather", 2.0);
-  const auto stats = reduce_phases(timer, MPI_COMM_WORLD);
-  ASSERT_EQ(stats.size(), 2u);
-  EXPECT_DOUBLE_EQ(stats.at("copy").min_seconds, 2.0);
-  EXPECT_DOUBLE_EQ(stats.at("copy").max_seconds, ranks + 1.0);
-  EXPECT_DOUBLE_EQ(stats.at("copy").mean_seconds, (ranks + 3) / 2.0);
-  EXPECT_DOUBLE_EQ(stats.at("gather").max_seconds, 2.0);
-  EXPECT_DOUBLE_EQ(stats.at("gather").min_seconds, ranks == 1 ? 2.0 : 0.0);
-}
-
-TEST(PhaseTimer, exchanges_record_their_phases) {
-  PhaseTimer timer;
-  const auto plan = make_exchange("pairwise", topology(), 16);
-  plan->attach_timer(&timer);
-  std::vector<std::byte> send(16 * static_cast<std::size_t>(topology().size()));
-  std::vector<std::byte> recv(send.size());
-  plan->run(send.data(), recv.data());
-  EXPECT_EQ(timer.seconds().count("copy"), 1u);
-  plan->attach_timer(nullptr);
-  timer.clear();
-  plan->run(send.data(), recv.data());
-  // Detached, the plan records nothing: every phase stays at the zero clear() left.
-  for (const auto& [phase, seconds] : timer.seconds())
-    EXPECT_EQ(seconds, 0.0) << phase;
-  EXPECT_EQ(timer.seconds().count("copy"), 1u);
 }
 
 TEST(Exchange, bad_parameter_values_are_refused_with_the_range) {

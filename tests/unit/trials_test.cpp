@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace a2afft::timing {
@@ -29,41 +30,39 @@ struct Recorder {
 
 using Calls = std::vector<std::string>;
 
-TEST(Trials, interleaved_runs_round_i_of_every_candidate_before_round_i_plus_1) {
-  Recorder recorder;
-  run_trials(2, TrialOrder::interleaved, {.warmup = 1, .fewest = 2, .most = 2},
-             recorder.callbacks());
-  EXPECT_EQ(recorder.calls,
-            (Calls{"p0", "p1", "w0", "w1", "r0", "r1", "r0", "r1", "f0:2", "f1:2"}));
+// Interleaved: round i of every candidate before round i + 1, all prepared first and finished
+// last. Sequential: one candidate finished before the next is prepared.
+TEST(Trials, the_order_of_the_calls) {
+  const std::pair<TrialOrder, Calls> cases[] = {
+      {TrialOrder::interleaved, {"p0", "p1", "w0", "w1", "r0", "r1", "r0", "r1", "f0:2", "f1:2"}},
+      {TrialOrder::sequential, {"p0", "w0", "r0", "r0", "f0:2", "p1", "w1", "r1", "r1", "f1:2"}}};
+  for (const auto& [order, calls] : cases) {
+    Recorder recorder;
+    run_trials(2, order, {.warmup = 1, .fewest = 2, .most = 2}, recorder.callbacks());
+    EXPECT_EQ(recorder.calls, calls);
+  }
 }
 
-TEST(Trials, sequential_finishes_one_candidate_before_preparing_the_next) {
-  Recorder recorder;
-  run_trials(2, TrialOrder::sequential, {.warmup = 1, .fewest = 2, .most = 2},
-             recorder.callbacks());
-  EXPECT_EQ(recorder.calls,
-            (Calls{"p0", "w0", "r0", "r0", "f0:2", "p1", "w1", "r1", "r1", "f1:2"}));
-}
-
+// 1 s a run. Interleaved, 2 candidates spend 2 s a round, so a 5 s budget is spent after round
+// 3; sequential, each has half of it, so 3 runs each; never fewer than `fewest` or more than
+// `most`.
 TEST(Trials, a_budget_stops_between_the_fewest_and_the_most_rounds) {
-  Recorder recorder;  // 1 s a run
-  // Interleaved: 2 candidates spend 2 s a round; a 5 s budget is spent after round 3.
-  run_trials(2, TrialOrder::interleaved, {.fewest = 1, .most = 10, .budget_seconds = 5},
-             recorder.callbacks());
-  EXPECT_EQ(recorder.calls.back(), "f1:3");
-  // Sequential: each candidate has half of 5 s, so 3 runs each; at least `fewest`, at most `most`.
-  recorder.calls.clear();
-  run_trials(2, TrialOrder::sequential, {.fewest = 1, .most = 10, .budget_seconds = 5},
-             recorder.callbacks());
-  EXPECT_EQ(recorder.calls.back(), "f1:3");
-  recorder.calls.clear();
-  run_trials(1, TrialOrder::sequential, {.fewest = 4, .most = 10, .budget_seconds = 1},
-             recorder.callbacks());
-  EXPECT_EQ(recorder.calls.back(), "f0:4");
-  recorder.calls.clear();
-  run_trials(1, TrialOrder::sequential, {.fewest = 1, .most = 2, .budget_seconds = 100},
-             recorder.callbacks());
-  EXPECT_EQ(recorder.calls.back(), "f0:2");
+  struct Case {
+    std::size_t candidates;
+    TrialOrder order;
+    TrialRounds rounds;
+    std::string last_call;
+  };
+  const Case cases[] = {
+      {2, TrialOrder::interleaved, {.fewest = 1, .most = 10, .budget_seconds = 5}, "f1:3"},
+      {2, TrialOrder::sequential, {.fewest = 1, .most = 10, .budget_seconds = 5}, "f1:3"},
+      {1, TrialOrder::sequential, {.fewest = 4, .most = 10, .budget_seconds = 1}, "f0:4"},
+      {1, TrialOrder::sequential, {.fewest = 1, .most = 2, .budget_seconds = 100}, "f0:2"}};
+  for (const Case& test : cases) {
+    Recorder recorder;
+    run_trials(test.candidates, test.order, test.rounds, recorder.callbacks());
+    EXPECT_EQ(recorder.calls.back(), test.last_call);
+  }
 }
 
 TEST(Trials, median_of_odd_and_even_counts) {
