@@ -49,8 +49,7 @@ struct ExchangeInfo {
   ScratchBound scratch;
   /// The specs of this backend that `auto` times on `layout` with `block_bytes` blocks (auto
   /// leaves out those the layout refuses). nullptr: auto never picks it.
-  std::vector<std::string> (*auto_candidates)(const RankLayout& layout,
-                                              std::size_t block_bytes) = nullptr;
+  std::vector<Spec> (*auto_candidates)(const RankLayout& layout, std::size_t block_bytes) = nullptr;
   /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
   bool hierarchical = false;
 };

@@ -116,9 +116,10 @@ TEST(Validation, every_example_and_every_auto_candidate_validates_on_equal_nodes
         EXPECT_NO_THROW(exchange_refusal(parse_spec(example), layout)) << example;
       }
       if (info->auto_candidates == nullptr) continue;
-      for (const std::string& spec : info->auto_candidates(layout, 1024)) {
-        EXPECT_EQ(parse_spec(spec).name, info->name) << spec;
-        EXPECT_NO_THROW(exchange_refusal(parse_spec(spec), layout)) << spec;
+      for (const Spec& spec : info->auto_candidates(layout, 1024)) {
+        EXPECT_EQ(spec.name, info->name) << spec.to_string();
+        EXPECT_EQ(parse_spec(spec.to_string()), spec);  // the text wisdom files keep
+        EXPECT_NO_THROW(exchange_refusal(spec, layout)) << spec.to_string();
         ++candidates;
       }
     }

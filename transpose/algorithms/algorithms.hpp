@@ -19,8 +19,8 @@ std::unique_ptr<Exchange> make_plan(const ExchangeProblem& problem, const Params
 
 /// `auto_candidates` for a backend that auto times with its defaults only.
 template <const std::string_view& kName>
-std::vector<std::string> defaults_only(const RankLayout&, std::size_t) {
-  return {std::string(kName)};
+std::vector<Spec> defaults_only(const RankLayout&, std::size_t) {
+  return {Spec{std::string(kName), {}}};
 }
 
 /// One spec's settings on one layout, or why the layout cannot run it. A backend's settings

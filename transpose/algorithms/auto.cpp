@@ -28,7 +28,6 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
@@ -42,15 +41,14 @@ namespace {
 
 // Every spec worth timing on this layout: each registry row's auto_candidates, in table order,
 // without duplicates and without those the layout refuses.
-std::vector<std::string> measure_candidates(const ExchangeProblem& problem) {
+std::vector<Spec> measure_candidates(const ExchangeProblem& problem) {
   const RankLayout& layout = problem.topology.layout();
-  std::vector<std::string> candidates;
-  std::set<std::string> seen;
+  std::vector<Spec> candidates;
   for (const ExchangeInfo* info : registered_exchanges()) {
     if (info->auto_candidates == nullptr) continue;
-    for (const std::string& spec : info->auto_candidates(layout, problem.block_bytes)) {
-      if (!seen.insert(spec).second) continue;
-      if (exchange_refusal(parse_spec(spec), layout).empty()) candidates.push_back(spec);
+    for (const Spec& spec : info->auto_candidates(layout, problem.block_bytes)) {
+      if (std::find(candidates.begin(), candidates.end(), spec) != candidates.end()) continue;
+      if (exchange_refusal(spec, layout).empty()) candidates.push_back(spec);
     }
   }
   return candidates;
@@ -107,27 +105,28 @@ std::pair<schedule::LinkCost, schedule::LinkCost> link_costs(const Topology& top
   return cache[key] = {intra, inter};
 }
 
-std::string estimate_choice(const ExchangeProblem& problem) {
+Spec estimate_choice(const ExchangeProblem& problem) {
   const Topology& topology = problem.topology;
   const auto [intra, inter] = link_costs(topology);
   const long ranks = topology.size();
   const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
   const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, intra, inter};
-  std::string best = "pairwise";
+  Spec best{"pairwise", {}};
   double best_seconds = schedule::model_direct(inputs, "pairwise").seconds;
-  const auto consider = [&](const std::string& spec, double seconds) {
-    if (seconds < best_seconds && exchange_refusal(parse_spec(spec), problem).empty()) {
+  const auto consider = [&](const Spec& spec, double seconds) {
+    if (seconds < best_seconds && exchange_refusal(spec, problem).empty()) {
       best_seconds = seconds;
       best = spec;
     }
   };
   for (long radix = 2; radix <= ranks; ++radix)
-    consider("tra:radix=" + std::to_string(radix), schedule::model_tra(inputs, radix).seconds);
+    consider({"tra", {{"radix", std::to_string(radix)}}},
+             schedule::model_tra(inputs, radix).seconds);
   const long nodes = ranks / per_node;
   if (topology.nodes_equal() && per_node >= 2 && nodes >= 2) {
     for (long r1 = 2; r1 <= per_node; ++r1) {
       for (long r2 = 2; r2 <= nodes; ++r2) {
-        consider("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2),
+        consider({"tra2", {{"r1", std::to_string(r1)}, {"r2", std::to_string(r2)}}},
                  schedule::model_tra2(inputs, r1, r2).seconds);
       }
     }
@@ -141,9 +140,9 @@ struct Trial {
   ExchangeBuffer send, recv;
 };
 
-Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
+Trial make_trial(const Spec& spec, const ExchangeProblem& problem) {
   Trial trial;
-  trial.plan = make_exchange(parse_spec(spec), problem);
+  trial.plan = make_exchange(spec, problem);
   const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
   trial.send = trial.plan->allocate(total);
   trial.recv = trial.plan->allocate(total);
@@ -155,7 +154,7 @@ Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
 // round, so a slow spell of the machine hits them alike; rounds continue until `budget_seconds`
 // is spent (at least 3, at most 200). When all candidates' buffers would not fit in 1 GiB, they
 // run one after the other instead, each with an equal share of the budget.
-std::size_t fastest(const std::vector<std::string>& candidates, const ExchangeProblem& problem,
+std::size_t fastest(const std::vector<Spec>& candidates, const ExchangeProblem& problem,
                     double budget_seconds) {
   constexpr std::size_t kInterleavedBytes = std::size_t{1} << 30;
   const MPI_Comm comm = problem.topology.comm();
@@ -253,11 +252,14 @@ class AutoExchange final : public Exchange {
     error = mpi::broadcast(error, 0, comm);
     if (!error.empty()) throw UsageError(error);
     remembered = mpi::broadcast(remembered, 0, comm);
-    std::string choice = remembered;
-    if (choice.empty()) {
-      choice = mode_ == "estimate" ? estimate_choice(problem) : measure(problem, budget_seconds);
-      choice = mpi::broadcast(choice, 0, comm);
-    }
+    // Rank 0's choice, so that every rank builds the same plan.
+    const std::string choice =
+        !remembered.empty()
+            ? remembered
+            : mpi::broadcast((mode_ == "estimate" ? estimate_choice(problem)
+                                                  : measure(problem, budget_seconds))
+                                 .to_string(),
+                             0, comm);
     chosen_ = make_exchange(parse_spec(choice), problem);
     if (path != nullptr && root && remembered.empty()) {
       nlohmann::json wisdom = read_wisdom(path);
@@ -278,8 +280,8 @@ class AutoExchange final : public Exchange {
   void attach_timer(PhaseTimer* timer) override { chosen_->attach_timer(timer); }
 
  private:
-  static std::string measure(const ExchangeProblem& problem, double budget_seconds) {
-    const std::vector<std::string> candidates = measure_candidates(problem);
+  static Spec measure(const ExchangeProblem& problem, double budget_seconds) {
+    const std::vector<Spec> candidates = measure_candidates(problem);
     return candidates[fastest(candidates, problem, budget_seconds)];
   }
 

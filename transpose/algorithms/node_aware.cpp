@@ -440,8 +440,9 @@ Settled locality_aware_settings(const RankLayout& layout, const Params& params) 
 
 // auto times a row with each direct inner exchange.
 template <const std::string_view& kName>
-std::vector<std::string> with_direct_inner(const RankLayout&, std::size_t) {
-  return {std::string(kName) + ":inner=pairwise", std::string(kName) + ":inner=nonblocking"};
+std::vector<Spec> with_direct_inner(const RankLayout&, std::size_t) {
+  return {{std::string(kName), {{"inner", "pairwise"}}},
+          {std::string(kName), {{"inner", "nonblocking"}}}};
 }
 
 constexpr ParamInfo kInner = {"inner", "pairwise",

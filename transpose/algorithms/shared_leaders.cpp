@@ -400,8 +400,8 @@ Resolved<SharedLeaderSettings> leader_settings(const RankLayout& layout, const P
 }
 
 // auto times onmpml, the overlapped one, with 1, 2 and the default leaders.
-std::vector<std::string> onmpml_candidates(const RankLayout&, std::size_t) {
-  return {"onmpml", "onmpml:leaders=1", "onmpml:leaders=2"};
+std::vector<Spec> onmpml_candidates(const RankLayout&, std::size_t) {
+  return {{"onmpml", {}}, {"onmpml", {{"leaders", "1"}}}, {"onmpml", {{"leaders", "2"}}}};
 }
 
 constexpr ParamInfo kLeaderParams[] = {

@@ -338,12 +338,12 @@ long model_radix(const RankLayout& layout, std::size_t block_bytes) {
 }
 
 // auto times tra at radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and the model's best.
-std::vector<std::string> tra_candidates(const RankLayout& layout, std::size_t block_bytes) {
+std::vector<Spec> tra_candidates(const RankLayout& layout, std::size_t block_bytes) {
   const long ranks = layout.size();
   const long root = integer_sqrt_ceil(ranks);
-  std::vector<std::string> specs;
+  std::vector<Spec> specs;
   for (const long radix : {2L, root - 1, root, root + 1, ranks, model_radix(layout, block_bytes)}) {
-    if (radix >= 2 && radix <= ranks) specs.push_back("tra:radix=" + std::to_string(radix));
+    if (radix >= 2 && radix <= ranks) specs.push_back({"tra", {{"radix", std::to_string(radix)}}});
   }
   return specs;
 }
@@ -365,15 +365,15 @@ Resolved<Tra2Settings> tra2_settings(const RankLayout& layout, const Params& par
 }
 
 // auto times tra2 at r1 in {2, ceil sqrt Q, Q} and r2 in {2, N}.
-std::vector<std::string> tra2_candidates(const RankLayout& layout, std::size_t) {
-  std::vector<std::string> specs;
+std::vector<Spec> tra2_candidates(const RankLayout& layout, std::size_t) {
+  std::vector<Spec> specs;
   if (!layout.nodes_equal()) return specs;
   const long per_node = layout.node_size(0);
   const long nodes = layout.node_count();
   for (const long r1 : {2L, integer_sqrt_ceil(per_node), per_node}) {
     for (const long r2 : {2L, nodes}) {
       if (r1 >= 2 && r1 <= std::max(2L, per_node) && r2 >= 2 && r2 <= std::max(2L, nodes)) {
-        specs.push_back("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2));
+        specs.push_back({"tra2", {{"r1", std::to_string(r1)}, {"r2", std::to_string(r2)}}});
       }
     }
   }
