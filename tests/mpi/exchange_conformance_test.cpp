@@ -25,6 +25,7 @@
 #include "registry_params.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
+#include "world_topology.hpp"
 
 namespace a2afft {
 namespace {
@@ -34,8 +35,7 @@ constexpr std::size_t kGuardBytes = 64;
 constexpr std::byte kGuard{0x5c};
 
 const Topology& topology() {
-  static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
-  return instance;
+  return testing_support::world_topology();
 }
 
 std::vector<std::string> all_example_specs() {
