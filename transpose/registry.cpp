@@ -99,7 +99,18 @@ std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem) {
 }
 
 std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
-  return mpi::agreed_message(exchange_refusal(spec, problem), across).text;
+  std::string why, bad_value;
+  try {
+    why = exchange_refusal(spec, problem);
+  } catch (const UsageError& error) {
+    bad_value = error.what();
+  }
+  // A value can be bad on some sub-communicators only (a radix beyond their size): then it is
+  // an error on every rank, never a throw on some while the others wait in a collective.
+  if (const mpi::RankMessage error = mpi::agreed_message(bad_value, across); !error.empty()) {
+    throw UsageError(error.text);
+  }
+  return mpi::agreed_message(why, across).text;
 }
 
 double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes) {

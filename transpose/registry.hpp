@@ -75,7 +75,8 @@ std::string flat_exchange_names();
 /// exchange_refusal, agreed over `across` (a communicator holding every rank that builds a plan
 /// on some sub-communicator): every rank gets the refusal of the lowest refusing rank, or "".
 /// Plans on different sub-communicators (the rows of a process grid) can otherwise refuse on
-/// some ranks only, and the others would wait forever in the next collective.
+/// some ranks only, and the others would wait forever in the next collective. A bad value on
+/// some ranks is likewise a UsageError (the lowest such rank's) on every rank.
 std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across);
 
 /// Bytes of scratch a plan of `spec` may allocate per rank with `block_bytes` blocks on `ranks`

@@ -397,6 +397,22 @@ TEST(TraRadices, radices_outside_two_to_p_are_errors) {
   }
 }
 
+// Sub-communicators of different sizes (rank 0 alone, the others together): tra:radix=3 is a bad
+// value on the one-rank side only, and every rank must get the error rather than some waiting.
+TEST(Exchange, a_value_bad_on_some_sub_communicators_is_an_error_on_every_rank) {
+  if (topology().size() < 4) return;  // the others need room for radix 3
+  const mpi::Comm part = mpi::Comm::split(topology().comm(), topology().rank() == 0 ? 0 : 1, 0);
+  const Topology on(topology(), part.get());
+  std::string error;
+  try {
+    agreed_refusal(parse_spec("tra:radix=3"), {on, 8}, topology().comm());
+  } catch (const UsageError& bad) {
+    error = bad.what();
+  }
+  EXPECT_EQ(error, "tra: radix=3 is not valid; expected a whole number from 2 to 2, or auto");
+  EXPECT_EQ(agreed_refusal(parse_spec("tra:radix=2"), {on, 8}, topology().comm()), "");
+}
+
 TEST(Exchange, bad_parameter_values_are_refused_with_the_range) {
   try {
     make_exchange("nonblocking:batch=0", topology(), 8);
