@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <climits>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -21,6 +20,7 @@
 #include "report/stats.hpp"
 #include "run_order.hpp"
 #include "timing/phase_stats.hpp"
+#include "timing/trials.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
 
@@ -45,36 +45,16 @@ struct AlltoallOptions {
 using Row = report::AlltoallRow;
 
 // The verdict of one validation over all ranks; `text` names the lowest failing rank and the
-// first bad byte, on rank 0 only.
+// first bad byte, the same on every rank.
 struct Verdict {
   bool failed = false;
   std::string text;
 };
 
 Verdict collect_verdict(MPI_Comm comm, const std::string& local_failure) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  const int mine = local_failure.empty() ? INT_MAX : rank;
-  int lowest = INT_MAX;
-  mpi::check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(verdict)");
-  Verdict verdict{lowest != INT_MAX, {}};
-  if (!verdict.failed) return verdict;
-  std::string text = local_failure;
-  if (lowest != 0 && rank == lowest) {
-    mpi::check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, 0, 0, comm),
-               "MPI_Send(failure)");
-  }
-  if (lowest != 0 && rank == 0) {
-    MPI_Status status;
-    int length = 0;
-    mpi::check(MPI_Probe(lowest, 0, comm, &status), "MPI_Probe(failure)");
-    MPI_Get_count(&status, MPI_CHAR, &length);
-    text.assign(static_cast<std::size_t>(length), '\0');
-    mpi::check(MPI_Recv(text.data(), length, MPI_CHAR, lowest, 0, comm, MPI_STATUS_IGNORE),
-               "MPI_Recv(failure)");
-  }
-  if (rank == 0) verdict.text = "rank " + std::to_string(lowest) + ", " + text;
-  return verdict;
+  const mpi::RankMessage lowest = mpi::agreed_message(local_failure, comm);
+  if (lowest.empty()) return {};
+  return {true, "rank " + std::to_string(lowest.rank) + ", " + lowest.text};
 }
 
 std::string local_failure(std::span<const std::byte> send, std::span<const std::byte> recv,
@@ -101,7 +81,7 @@ class AlltoallBenchmark {
       : options_(options), topology_(topology), order_(order) {}
 
   // Runs every exchange at one block size; appends a row per exchange.
-  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
+  void run_size(std::size_t block_bytes, const std::vector<Spec>& specs) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(topology_.size());
     std::vector<std::byte> pattern(total_bytes), reference;
     verify::fill_send_blocks(pattern, topology_.rank(), topology_.size(), block_bytes);
@@ -110,21 +90,19 @@ class AlltoallBenchmark {
       make_exchange("mpi", topology_, block_bytes)->run(pattern.data(), reference.data());
     }
     // Interleaved, every plan of this size lives at once and takes one turn per timed run.
-    const bool interleaved = order_ == Order::interleaved;
-    std::vector<Trial> trials;
-    for (std::size_t k = 0; k < specs.size(); ++k) {
-      trials.push_back(prepare(specs[k], block_bytes, pattern, reference));
-      if (!interleaved) {
-        time_runs(trials);
-        finish(trials.back());
-        trials.clear();
-      }
-    }
-    if (interleaved) {
-      time_runs(trials);
-      for (Trial& trial : trials)
-        finish(trial);
-    }
+    std::vector<Trial> trials(specs.size());
+    timing::TrialCallbacks callbacks;
+    callbacks.prepare = [&](std::size_t k) {
+      trials[k] = prepare(specs[k], block_bytes, pattern, reference);
+    };
+    callbacks.run = [&](std::size_t k, int) { return time_run(trials[k]); };
+    callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
+      finish(trials[k], seconds);
+      trials[k] = Trial{};
+    };
+    const int runs = options_.iterations;
+    timing::run_trials(specs.size(), order_, {.warmup = 0, .fewest = runs, .most = runs},
+                       callbacks);
   }
 
   const std::vector<Row>& rows() const { return rows_; }
@@ -138,15 +116,14 @@ class AlltoallBenchmark {
     std::span<std::byte> send, recv;
     Row row;
     std::unique_ptr<PhaseTimer> timer = std::make_unique<PhaseTimer>();  // stays put as trials move
-    std::vector<double> seconds;
     std::map<std::string, std::vector<double>> phase_seconds;
   };
 
   // Builds, validates and warms up one plan.
-  Trial prepare(const std::string& text, std::size_t block_bytes,
-                const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
+  Trial prepare(const Spec& spec, std::size_t block_bytes, const std::vector<std::byte>& pattern,
+                const std::vector<std::byte>& reference) {
     Trial trial;
-    trial.plan = make_exchange(parse_spec(text), ExchangeProblem{topology_, block_bytes});
+    trial.plan = make_exchange(spec, ExchangeProblem{topology_, block_bytes});
     // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
     if (options_.buffers == "exchange") {
       trial.plan_send = trial.plan->allocate(pattern.size());
@@ -162,7 +139,7 @@ class AlltoallBenchmark {
     std::copy(pattern.begin(), pattern.end(), trial.send.begin());
     Row& row = trial.row;
     row.block_bytes = block_bytes;
-    row.spec = text;
+    row.spec = spec.to_string();
     row.exchange = trial.plan->describe();
     row.check = "-";
     if (options_.validate) {
@@ -180,32 +157,28 @@ class AlltoallBenchmark {
     return trial;
   }
 
-  // The timed runs: run i of every trial before run i + 1.
-  void time_runs(std::vector<Trial>& trials) {
-    for (int i = 0; i < options_.iterations; ++i) {
-      for (Trial& trial : trials) {
-        trial.timer->clear();
-        mpi::check(MPI_Barrier(topology_.comm()), "MPI_Barrier");
-        const double start = MPI_Wtime();
-        trial.plan->run(trial.send.data(), trial.recv.data());
-        trial.seconds.push_back(MPI_Wtime() - start);
-        if (!options_.phases) continue;
-        // Outside the timed region: every phase's max over ranks, ranks that skip it as 0 s.
-        for (const auto& [name, stats] : reduce_phases(*trial.timer, topology_.comm())) {
-          trial.phase_seconds[name].push_back(stats.max_seconds);
-        }
+  // One timed run: this rank's seconds.
+  double time_run(Trial& trial) {
+    trial.timer->clear();
+    const double seconds = timing::timed_run(
+        topology_.comm(), [&] { trial.plan->run(trial.send.data(), trial.recv.data()); });
+    if (options_.phases) {
+      // Outside the timed region: every phase's max over ranks, ranks that skip it as 0 s.
+      for (const auto& [name, stats] : reduce_phases(*trial.timer, topology_.comm())) {
+        trial.phase_seconds[name].push_back(stats.max_seconds);
       }
     }
+    return seconds;
   }
 
-  void finish(Trial& trial) {
+  void finish(Trial& trial, std::vector<double>& seconds) {
     trial.plan->attach_timer(nullptr);
     Row& row = trial.row;
     for (auto& [name, series] : trial.phase_seconds) {
       row.phase_median_seconds[name] = report::summarize(series).median;
     }
-    report::max_over_ranks(trial.seconds, topology_.comm());
-    const report::Summary summary = report::summarize(trial.seconds);
+    report::max_over_ranks(seconds, topology_.comm());
+    const report::Summary summary = report::summarize(seconds);
     row.median_seconds = summary.median;
     row.min_seconds = summary.min;
     row.max_seconds = summary.max;
@@ -227,13 +200,13 @@ class AlltoallBenchmark {
 
 // The peak at `block_bytes`: the send pattern (and MPI_Alltoall's result with --validate), each
 // plan's send and receive buffers and its scratch; every plan at once when interleaved.
-cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::size_t block_bytes,
+cli::MemoryEstimate alltoall_memory(const std::vector<Spec>& specs, std::size_t block_bytes,
                                     const Topology& topology, Order order,
                                     const AlltoallOptions& options) {
   const double buffer_bytes = static_cast<double>(block_bytes) * topology.size();
   const int largest_node = topology.largest_node_size();
   double buffers = 0, scratch = 0;
-  for (const std::string& spec : specs) {
+  for (const Spec& spec : specs) {
     const double plan_scratch =
         cli::exchange_scratch_bytes(spec, topology.size(), largest_node, block_bytes);
     const bool together = order == Order::interleaved;
@@ -258,27 +231,27 @@ int run_alltoall(const AlltoallOptions& options) {
       cli::expand_exchange_specs(sweep_only ? std::vector<std::string>{"mpi"} : options.exchanges);
   if (options.radix_sweep) {
     for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
-      specs.push_back({"tra:radix=" + std::to_string(radix), false});
+      specs.push_back({Spec{"tra", {{"radix", std::to_string(radix)}}}, false});
     }
   }
   for (const std::size_t block_bytes : sizes) {
     cli::check_buffer_fits(block_bytes, topology.size(), "--sizes");
   }
 
-  // Everything is checked before anything runs: a bad value or a named backend that cannot run
-  // this layout is an error; one that came in through `all` is left out with its reason
-  // printed. Building each plan once also catches values that depend on P.
-  std::vector<std::string> runnable;
+  // Everything is checked before anything runs, without building a plan: a bad value or a named
+  // backend that cannot run this layout is an error; one that came in through `all` is left out
+  // with its reason printed.
+  std::vector<Spec> runnable;
   std::vector<std::string> refusals;
-  for (const auto& [text, from_all] : specs) {
-    const Spec spec = parse_spec(text);
-    const std::string why = exchange_refusal(spec, ExchangeProblem{topology, sizes.front()});
+  for (const auto& [spec, from_all] : specs) {
+    const std::string why = exchange_refusal(spec, topology.layout());
     if (why.empty()) {
-      runnable.push_back(text);
+      runnable.push_back(spec);
     } else if (from_all) {
-      refusals.push_back(text + ": " + why);
+      refusals.push_back(spec.to_string() + ": " + why);
     } else {
-      throw UsageError(text + " cannot run on " + topology.describe_layout() + ": " + why);
+      throw UsageError(spec.to_string() + " cannot run on " + topology.describe_layout() + ": " +
+                       why);
     }
   }
 
@@ -289,8 +262,6 @@ int run_alltoall(const AlltoallOptions& options) {
   const Order order = choose_order(options.order, bytes_per_rank, topology, runnable.size());
   cli::check_memory_fits(alltoall_memory(runnable, largest_block, topology, order, options),
                          topology, "alltoall --sizes=" + std::to_string(largest_block));
-  for (const std::string& text : runnable)
-    make_exchange(parse_spec(text), ExchangeProblem{topology, sizes.front()});
   report::Reporters reporters(is_printing_rank(), std::cout, options.files);
   reporters.report_context(
       {report::collect_context(topology, "a2afft alltoall"),

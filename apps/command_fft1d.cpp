@@ -114,8 +114,8 @@ int run_fft1d(const Fft1dOptions& options) {
             choice.spec, topology.size(), largest_node, geometry.block_bytes()));
       }
     }
-    cli::check_memory_fits(fft_memory_estimate(static_cast<double>(n), topology, order,
-                                               engines.fftw_mpi, scratch_per_plan),
+    cli::check_memory_fits(cli::fft_memory_estimate(static_cast<double>(n), topology, order,
+                                                    engines.fftw_mpi, scratch_per_plan),
                            topology, "fft1d --n=" + std::to_string(n));
   }
 
@@ -141,7 +141,7 @@ int run_fft1d(const Fft1dOptions& options) {
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {
       const fft::SixStep1dOptions plan{choice.spec, geometry.split().n1, rigor, scrambled};
-      makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [&, plan] {
+      makers.push_back(skipping_refusal_if(choice.from_all, choice.spec.to_string(), [&, plan] {
         return make_candidate("a2afft", std::make_unique<fft::SixStep1d>(topology, n, plan));
       }));
     }

@@ -76,7 +76,7 @@ int run_fft3d(const Fft3dOptions& options) {
     // to the largest part as the plan pads it.
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
     const int largest_node = topology.largest_node_size();
-    const auto scratch = [&](const std::string& spec, int ranks, std::size_t block_bytes) {
+    const auto scratch = [&](const Spec& spec, int ranks, std::size_t block_bytes) {
       return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks), block_bytes);
     };
     std::vector<double> scratch_per_plan;
@@ -88,7 +88,8 @@ int run_fft3d(const Fft3dOptions& options) {
       }
     }
     cli::check_memory_fits(
-        fft_memory_estimate(points, topology, order, engines.fftw_mpi, scratch_per_plan), topology,
+        cli::fft_memory_estimate(points, topology, order, engines.fftw_mpi, scratch_per_plan),
+        topology,
         "fft3d --size=" + fft::shape_to_string(shape) + " on a " + grid.to_string() + " grid");
   }
 
@@ -110,9 +111,10 @@ int run_fft3d(const Fft3dOptions& options) {
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
       const fft::Pencil3dOptions pencil{row_choice.spec, column_choice.spec, rigor, natural};
-      const std::string spec = row_choice.spec == column_choice.spec
-                                   ? row_choice.spec
-                                   : "row=" + row_choice.spec + ",column=" + column_choice.spec;
+      const std::string spec =
+          row_choice.spec == column_choice.spec
+              ? row_choice.spec.to_string()
+              : "row=" + row_choice.spec.to_string() + ",column=" + column_choice.spec.to_string();
       makers.push_back(
           skipping_refusal_if(row_choice.from_all && column_choice.from_all, spec, [&, pencil] {
             return make_candidate("a2afft",

@@ -67,54 +67,25 @@ nlohmann::json to_json(const schedule::ModelResult& result) {
 // The factor algorithms on nodes of `sizes` (ranks numbered node by node): steps, and how often
 // a node's network port is busy. factor-hier's counts are Theorem 1's closed forms (the unit
 // tests check them against its simulated schedule); factor's are counted.
-struct FactorRow {
+struct FactorRow : schedule::FactorNodeLoad {
   std::string algorithm;
-  long steps = 0;
-  long fewest_inter_node_steps = 0, most_inter_node_steps = 0;  // over nodes
-  long most_off_node_at_once = 0;  // a node's ranks talking off-node in one step, at most
   bool counted = true;
 };
 
 std::vector<FactorRow> factor_rows(const std::vector<int>& sizes) {
   const long ranks = std::accumulate(sizes.begin(), sizes.end(), 0L);
-  std::vector<FactorRow> rows(2);
-  FactorRow& flat = rows[0];
+  FactorRow flat;
   flat.algorithm = "factor";
-  flat.steps = schedule::factor_rounds(static_cast<int>(ranks));
   flat.counted = ranks <= kFactorCountRanks;
   if (flat.counted) {
-    std::vector<int> node_of;
-    for (std::size_t node = 0; node < sizes.size(); ++node)
-      node_of.insert(node_of.end(), static_cast<std::size_t>(sizes[node]), static_cast<int>(node));
-    std::vector<long> busy_steps(sizes.size(), 0);
-    std::vector<long> talking(sizes.size(), 0);
-    for (int round = 0; round < flat.steps; ++round) {
-      std::fill(talking.begin(), talking.end(), 0);
-      for (int rank = 0; rank < ranks; ++rank) {
-        const int partner = schedule::factor_partner(round, rank, static_cast<int>(ranks));
-        const int node = node_of[static_cast<std::size_t>(rank)];
-        if (node_of[static_cast<std::size_t>(partner)] != node)
-          ++talking[static_cast<std::size_t>(node)];
-      }
-      for (std::size_t node = 0; node < sizes.size(); ++node) {
-        if (talking[node] > 0) ++busy_steps[node];
-        flat.most_off_node_at_once = std::max(flat.most_off_node_at_once, talking[node]);
-      }
-    }
-    flat.fewest_inter_node_steps = *std::min_element(busy_steps.begin(), busy_steps.end());
-    flat.most_inter_node_steps = *std::max_element(busy_steps.begin(), busy_steps.end());
+    static_cast<schedule::FactorNodeLoad&>(flat) = schedule::factor_node_load(sizes);
+  } else {
+    flat.steps = schedule::factor_rounds(static_cast<int>(ranks));
   }
-  FactorRow& clustered = rows[1];
+  FactorRow clustered;
+  static_cast<schedule::FactorNodeLoad&>(clustered) = schedule::clustered_node_load(sizes);
   clustered.algorithm = "factor-hier";
-  clustered.steps = schedule::clustered_steps(sizes);
-  clustered.fewest_inter_node_steps = LONG_MAX;
-  for (int node = 0; node < static_cast<int>(sizes.size()); ++node) {
-    const long steps = schedule::clustered_inter_node_steps(sizes, node);
-    clustered.fewest_inter_node_steps = std::min(clustered.fewest_inter_node_steps, steps);
-    clustered.most_inter_node_steps = std::max(clustered.most_inter_node_steps, steps);
-  }
-  clustered.most_off_node_at_once = sizes.size() > 1 ? 1 : 0;
-  return rows;
+  return {flat, clustered};
 }
 
 std::vector<long> sweep_radices(long ranks) {

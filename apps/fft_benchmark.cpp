@@ -8,6 +8,7 @@
 #include "fft_checks.hpp"
 #include "fft_timing.hpp"
 #include "fftw_plan.hpp"
+#include "timing/trials.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -58,29 +59,31 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, const Topolo
                                       const std::vector<CandidateMaker>& makers) {
   const double points = static_cast<double>(global[0] * global[1] * global[2]);
   std::vector<FftRow> rows;
-  std::vector<fft::Complex> reference;
+  std::vector<fft::Complex> reference;  // the first FFTW-MPI output, on rank 0
   bool have_reference = false;
-  const auto time_and_finish = [&](std::span<FftTrial> trials) {
-    time_trials(trials, options.warmup, options.iterations, options.backward, topology.comm());
-    for (FftTrial& trial : trials) {
-      const bool is_reference = !have_reference && trial.plan->engine() == "fftw-mpi";
-      rows.push_back(finish(trial, options, topology, points, have_reference ? &reference : nullptr,
-                            is_reference ? &reference : nullptr));
-      have_reference = have_reference || is_reference;
-    }
-  };
   DistinctCandidates candidates;
-  std::vector<FftTrial> trials;
-  for (const CandidateMaker& maker : makers) {
-    auto plan = candidates.make(maker);
-    if (!plan) continue;
-    trials.push_back(prepare_trial(std::move(plan), global));
-    if (order == Order::sequential) {  // one plan alive at a time
-      time_and_finish(trials);
-      trials.clear();
-    }
-  }
-  time_and_finish(trials);  // interleaved: every plan at once
+  std::vector<FftTrial> trials(makers.size());  // empty where a maker made nothing
+  timing::TrialCallbacks callbacks;
+  callbacks.prepare = [&](std::size_t k) {
+    if (auto plan = candidates.make(makers[k])) trials[k] = prepare_trial(std::move(plan), global);
+  };
+  callbacks.run = [&](std::size_t k, int round) {
+    if (trials[k].plan) run_trial_once(trials[k], round >= 0, options.backward, topology.comm());
+    return 0.0;  // no budget: the rounds are counted
+  };
+  callbacks.finish = [&](std::size_t k, std::vector<double>&) {
+    FftTrial& trial = trials[k];
+    if (!trial.plan) return;
+    const bool is_reference = !have_reference && trial.plan->engine() == "fftw-mpi";
+    rows.push_back(finish(trial, options, topology, points, have_reference ? &reference : nullptr,
+                          is_reference ? &reference : nullptr));
+    have_reference = have_reference || is_reference;
+    trial = FftTrial{};  // sequential: one plan alive at a time
+  };
+  timing::run_trials(
+      makers.size(), order,
+      {.warmup = options.warmup, .fewest = options.iterations, .most = options.iterations},
+      callbacks);
   if (is_printing_rank()) candidates.print_notes(std::cout);
   return rows;
 }

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "mpi/comm.hpp"
 #include "test_signal.hpp"
+#include "timing/trials.hpp"
 
 namespace a2afft::commands {
 
@@ -15,18 +15,12 @@ FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan, const fft::Shape3& gl
   return trial;
 }
 
-namespace {
-
-// One run; a warm-up's times are dropped.
-void run_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm) {
+void run_trial_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm) {
   FftCandidate& plan = *trial.plan;
   std::copy(trial.input.begin(), trial.input.end(), plan.data());
   trial.timer.clear();
   plan.attach_timer(&trial.timer);
-  mpi::check(MPI_Barrier(comm), "MPI_Barrier");
-  const double start = MPI_Wtime();
-  plan.forward();
-  const double seconds = MPI_Wtime() - start;
+  const double seconds = timing::timed_run(comm, [&] { plan.forward(); });
   const double backward_start = MPI_Wtime();
   if (backward) plan.backward();
   const double backward_seconds = MPI_Wtime() - backward_start;
@@ -42,16 +36,6 @@ void run_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm) {
   // With backward the timer holds both directions; the split is for forward only.
   trial.transpose.push_back(backward ? 0.0 : phase("transpose"));
   trial.compute.push_back(backward ? 0.0 : phase("compute"));
-}
-
-}  // namespace
-
-void time_trials(std::span<FftTrial> trials, int warmup, int iterations, bool backward,
-                 MPI_Comm comm) {
-  for (int round = -warmup; round < iterations; ++round) {
-    for (FftTrial& trial : trials)
-      run_once(trial, round >= 0, backward, comm);
-  }
 }
 
 }  // namespace a2afft::commands

@@ -1,12 +1,11 @@
 #pragma once
 
-// The FFT benchmark's timing loop, on its own so that a shared timed-trials helper can take its
-// place: warm-up rounds, then timed rounds, each run on a fresh copy of the input.
+// One run of an FFT candidate for the benchmark, whose rounds timing::run_trials orders: each run
+// on a fresh copy of the input, timed from a barrier.
 
 #include <mpi.h>
 
 #include <memory>
-#include <span>
 #include <vector>
 
 #include "fft_candidate.hpp"
@@ -25,12 +24,9 @@ struct FftTrial {
 
 FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan, const fft::Shape3& global);
 
-/// `warmup` untimed rounds, then `iterations` timed ones; each round runs every trial once, so
-/// several trials run interleaved and one runs alone. A run copies the input in (untimed), waits
-/// at a barrier and times forward() (with `backward`, then backward() apart) with MPI_Wtime;
-/// transpose and compute come from the plan's phase timer (forward only, so 0 with
-/// `backward`). Collective over `comm`.
-void time_trials(std::span<FftTrial> trials, int warmup, int iterations, bool backward,
-                 MPI_Comm comm);
+/// One run: copies the input in (untimed), then times forward() from a barrier over `comm` (with
+/// `backward`, then backward() apart). A `timed` run appends its seconds on this rank; transpose
+/// and compute come from the plan's phase timer (forward only, so 0 with `backward`). Collective.
+void run_trial_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm);
 
 }  // namespace a2afft::commands

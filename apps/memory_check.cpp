@@ -63,10 +63,10 @@ double MemoryEstimate::on_rank0_bytes(bool with_bounds) const {
   return sum(on_rank0, with_bounds);
 }
 
-double exchange_scratch_bytes(std::string_view spec, int ranks, int largest_node,
+double exchange_scratch_bytes(const Spec& spec, int ranks, int largest_node,
                               std::size_t block_bytes) {
   if (ranks <= 1) return 0;  // a transpose inside one rank builds no plan
-  return scratch_bytes_bound(parse_spec(spec), ranks, largest_node, block_bytes);
+  return scratch_bytes_bound(spec, ranks, largest_node, block_bytes);
 }
 
 MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,

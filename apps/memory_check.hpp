@@ -38,7 +38,7 @@ struct MemoryEstimate {
 
 /// Scratch of a plan of `spec` on `ranks` ranks (largest node `largest_node`) with blocks of
 /// `block_bytes`: the registry's bound, for auto and every other backend.
-double exchange_scratch_bytes(std::string_view spec, int ranks, int largest_node,
+double exchange_scratch_bytes(const Spec& spec, int ranks, int largest_node,
                               std::size_t block_bytes);
 
 /// The peak memory of an FFT benchmark of `points` complex doubles: per plan four local arrays

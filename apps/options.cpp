@@ -97,12 +97,13 @@ std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>
     for (std::string& text : split_spec_list(value)) {
       if (text == "all") {
         for (const ExchangeInfo* info : registered_exchanges()) {
-          specs.push_back({std::string(info->name), true});
+          specs.push_back({Spec{std::string(info->name), {}}, true});
         }
         continue;
       }
-      check_spec(parse_spec(text));
-      specs.push_back({std::move(text), false});
+      Spec spec = parse_spec(text);
+      check_spec(spec);
+      specs.push_back({std::move(spec), false});
     }
   }
   return specs;

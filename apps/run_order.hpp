@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string>
 
+#include "timing/trials.hpp"
+
 namespace a2afft {
 class Topology;
 }
@@ -13,8 +15,8 @@ class Topology;
 namespace a2afft::cli {
 
 /// Interleaved runs spread the machine's slow spells over every plan alike, so the rows of one
-/// table compare fairly; they need every plan alive at once.
-enum class Order { interleaved, sequential };
+/// table compare fairly; they need every plan alive at once. timing::run_trials follows it.
+using Order = timing::TrialOrder;
 
 /// `auto` is interleaved when `plan_count` plans of `bytes_per_rank` each fit in half the
 /// node's memory, else sequential. Throws UsageError for other words, or for `interleaved`
@@ -31,4 +33,5 @@ namespace a2afft::commands {
 // The commands name these unqualified.
 using cli::choose_order;
 using cli::Order;
+using cli::to_string;
 }  // namespace a2afft::commands

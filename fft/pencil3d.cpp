@@ -75,17 +75,16 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
       Transpose{TransposeStep(row_shape), TransposeStep(row_shape.inverse()), nullptr});
   column_ = std::make_unique<Transpose>(
       Transpose{TransposeStep(column_shape), TransposeStep(column_shape.inverse()), nullptr});
-  const auto make_plan = [&](Transpose& step, const Topology& members, const std::string& spec) {
+  const auto make_plan = [&](Transpose& step, const Topology& members, const Spec& spec) {
     if (step.there.is_identity()) return;
     // Each row (or column) decides for itself, so refusals are agreed over all ranks first.
-    const Spec parsed = parse_spec(spec);
     const ExchangeProblem problem{members, step.there.block_elements() * sizeof(Complex)};
-    if (const std::string why = agreed_refusal(parsed, problem, topology.comm()); !why.empty()) {
-      throw UsageError(parsed.to_string() + " cannot run on some " +
+    if (const std::string why = agreed_refusal(spec, problem, topology.comm()); !why.empty()) {
+      throw UsageError(spec.to_string() + " cannot run on some " +
                        (&step == row_.get() ? "row" : "column") + " of the " + grid.to_string() +
                        " grid: " + why);
     }
-    step.exchange = make_exchange(parsed, problem);
+    step.exchange = make_exchange(spec, problem);
   };
   make_plan(*row_, *row_topology_, options.row_exchange);
   make_plan(*column_, *column_topology_, options.column_exchange);

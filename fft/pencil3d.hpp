@@ -9,6 +9,7 @@
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "pencil_geometry.hpp"
+#include "spec.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
 #include "transpose_step.hpp"
@@ -16,8 +17,8 @@
 namespace a2afft::fft {
 
 struct Pencil3dOptions {
-  std::string row_exchange = "mpi";     // spec for the transpose among the p1 ranks of a row
-  std::string column_exchange = "mpi";  // spec for the transpose among the p0 ranks of a column
+  Spec row_exchange{"mpi", {}};     // for the transpose among the p1 ranks of a row
+  Spec column_exchange{"mpi", {}};  // for the transpose among the p0 ranks of a column
   Rigor rigor = Rigor::estimate;
   bool natural_output = false;  // forward output back in the input layout (two more transposes)
 };

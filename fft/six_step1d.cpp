@@ -31,7 +31,7 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
       options_(options),
       twiddles_(n) {
   const std::size_t local = geometry_.local_length();
-  const Spec spec = parse_spec(options.exchange);
+  const Spec& spec = options.exchange;
   const ExchangeProblem problem{topology, geometry_.block_bytes()};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);

@@ -9,14 +9,15 @@
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "six_step_geometry.hpp"
+#include "spec.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::fft {
 
 struct SixStep1dOptions {
-  std::string exchange = "mpi";  // spec for all three transposes
-  std::size_t n1 = 0;            // 0: chosen near sqrt(N)
+  Spec exchange{"mpi", {}};  // for all three transposes
+  std::size_t n1 = 0;        // 0: chosen near sqrt(N)
   Rigor rigor = Rigor::estimate;
   bool scrambled_output = false;  // skip the last transpose; see SixStep1d
 };

@@ -2,20 +2,27 @@
 
 #include <algorithm>
 #include <array>
-#include <climits>
 #include <stdexcept>
 
 #include "mpi/comm.hpp"
 
-#include "algorithms/algorithms.hpp"
 #include "error.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft {
 
+// Each row is defined in its algorithm family's file.
+namespace algorithms {
+extern const ExchangeInfo kVendorExchange, kPairwiseExchange, kNonblockingExchange, kFactorExchange,
+    kFactorHierExchange, kTraExchange, kBruckExchange, kTra2Exchange, kHierarchicalExchange,
+    kMultileaderExchange, kNodeAwareExchange, kLocalityAwareExchange, kMultileaderNodeAwareExchange,
+    kMpmlExchange, kNmpmlExchange, kOnmpmlExchange, kAutoExchange;
+}  // namespace algorithms
+
 namespace {
 
-// The one table of backends. A new backend adds its row here and nowhere else.
+// The one table of backends. A new backend adds its row here (and its name above) and nowhere
+// else: `auto`'s candidates and the node-aware family's inner backends come from these rows.
 constexpr std::array kExchanges = {
     &algorithms::kVendorExchange,
     &algorithms::kPairwiseExchange,
@@ -36,10 +43,11 @@ constexpr std::array kExchanges = {
     &algorithms::kAutoExchange,
 };
 
-std::string valid_names() {
+// The names of the rows that `keep` accepts, comma-separated.
+std::string names_of(bool (*keep)(const ExchangeInfo&)) {
   std::string names;
   for (const ExchangeInfo* info : kExchanges) {
-    names += (names.empty() ? "" : ", ") + std::string(info->name);
+    if (keep(*info)) names += (names.empty() ? "" : ", ") + std::string(info->name);
   }
   return names;
 }
@@ -67,30 +75,42 @@ const ExchangeInfo& find_exchange(std::string_view name) {
   for (const ExchangeInfo* info : kExchanges) {
     if (info->name == name) return *info;
   }
-  throw UsageError("unknown exchange '" + std::string(name) + "'; valid: " + valid_names() +
-                   " (see 'a2afft list')");
+  throw UsageError("unknown exchange '" + std::string(name) + "'; valid: " +
+                   names_of([](const ExchangeInfo&) { return true; }) + " (see 'a2afft list')");
 }
 
 void check_spec(const Spec& spec) {
   check_keys(spec, find_exchange(spec.name));
 }
 
-std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem) {
+std::string flat_exchange_names() {
+  return names_of([](const ExchangeInfo& info) { return !info.hierarchical; });
+}
+
+std::string exchange_refusal(const Spec& spec, const RankLayout& layout) {
   check_spec(spec);
   const ExchangeInfo& info = find_exchange(spec.name);
-  if (info.refusal == nullptr) return {};
-  return info.refusal(problem, Params(spec));
+  if (info.validate == nullptr) return {};
+  return info.validate(layout, Params(spec));
+}
+
+std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem) {
+  return exchange_refusal(spec, problem.topology.layout());
 }
 
 std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
-  std::string why = exchange_refusal(spec, problem);
-  int rank = 0;
-  mpi::check(MPI_Comm_rank(across, &rank), "MPI_Comm_rank");
-  const int mine = why.empty() ? INT_MAX : rank;
-  int lowest = INT_MAX;
-  mpi::check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, across), "MPI_Allreduce(refusal)");
-  if (lowest == INT_MAX) return {};
-  return mpi::broadcast(why, lowest, across);
+  std::string why, bad_value;
+  try {
+    why = exchange_refusal(spec, problem);
+  } catch (const UsageError& error) {
+    bad_value = error.what();
+  }
+  // A value can be bad on some sub-communicators only (a radix beyond their size): then it is
+  // an error on every rank, never a throw on some while the others wait in a collective.
+  if (const mpi::RankMessage error = mpi::agreed_message(bad_value, across); !error.empty()) {
+    throw UsageError(error.text);
+  }
+  return mpi::agreed_message(why, across).text;
 }
 
 double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes) {

@@ -7,10 +7,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "exchange.hpp"
 #include "params.hpp"
 #include "spec.hpp"
+#include "topology/layout.hpp"
 
 namespace a2afft {
 
@@ -38,11 +40,18 @@ struct ExchangeInfo {
   std::span<const ParamInfo> params;
   /// Specs worth running: shown by `a2afft list` and all run by the conformance test.
   std::span<const std::string_view> examples;
-  /// Why the backend cannot run `problem`, or "" when it can. nullptr: it runs anywhere.
-  std::string (*refusal)(const ExchangeProblem& problem, const Params& params);
-  /// Builds the plan; throws UsageError on a bad parameter value.
+  /// The pure check before any plan: throws UsageError for a bad parameter value (a spec
+  /// error on every layout) and returns why `layout` cannot run the backend, or "" when it can.
+  /// No MPI call, so every rank gets the same answer. nullptr: no values to check, runs anywhere.
+  std::string (*validate)(const RankLayout& layout, const Params& params);
+  /// Builds the plan of a validated spec.
   std::unique_ptr<Exchange> (*make)(const ExchangeProblem& problem, const Params& params);
   ScratchBound scratch;
+  /// The specs of this backend that `auto` times on `layout` with `block_bytes` blocks (auto
+  /// leaves out those the layout refuses). nullptr: auto never picks it.
+  std::vector<Spec> (*auto_candidates)(const RankLayout& layout, std::size_t block_bytes) = nullptr;
+  /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
+  bool hierarchical = false;
 };
 
 /// Every backend, in the order `a2afft list` and `--exchange all` use.
@@ -54,14 +63,20 @@ const ExchangeInfo& find_exchange(std::string_view name);
 /// Throws UsageError unless the spec names a backend and only keys that backend declares.
 void check_spec(const Spec& spec);
 
-/// Why `spec` cannot run on `problem` ("" when it can). Throws UsageError for an unknown name
-/// or key. Collective-free: every rank gets the same answer from the same topology.
+/// Validates `spec` against `layout` (pure, no plan built): throws UsageError for an unknown
+/// name or key or a bad value; returns why the layout cannot run it, or "" when it can.
+std::string exchange_refusal(const Spec& spec, const RankLayout& layout);
+/// The same on the problem's topology.
 std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem);
+
+/// The backends the node-aware family accepts as `inner`, e.g. "mpi, pairwise, ...".
+std::string flat_exchange_names();
 
 /// exchange_refusal, agreed over `across` (a communicator holding every rank that builds a plan
 /// on some sub-communicator): every rank gets the refusal of the lowest refusing rank, or "".
 /// Plans on different sub-communicators (the rows of a process grid) can otherwise refuse on
-/// some ranks only, and the others would wait forever in the next collective.
+/// some ranks only, and the others would wait forever in the next collective. A bad value on
+/// some ranks is likewise a UsageError (the lowest such rank's) on every rank.
 std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across);
 
 /// Bytes of scratch a plan of `spec` may allocate per rank with `block_bytes` blocks on `ranks`

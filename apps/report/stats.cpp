@@ -4,16 +4,14 @@
 #include <cstdio>
 
 #include "mpi/comm.hpp"
+#include "timing/trials.hpp"
 
 namespace a2afft::report {
 
 Summary summarize(std::vector<double> values) {
   if (values.empty()) return {};
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  const double median =
-      values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-  return {median, values.front(), values.back()};
+  const auto [min, max] = std::minmax_element(values.begin(), values.end());
+  return {timing::median(values), *min, *max};
 }
 
 void max_over_ranks(std::vector<double>& values, MPI_Comm comm) {

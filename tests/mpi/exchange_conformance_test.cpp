@@ -23,9 +23,9 @@
 #include "mpi/comm.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
-#include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
+#include "world_topology.hpp"
 
 namespace a2afft {
 namespace {
@@ -35,8 +35,7 @@ constexpr std::size_t kGuardBytes = 64;
 constexpr std::byte kGuard{0x5c};
 
 const Topology& topology() {
-  static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
-  return instance;
+  return testing_support::world_topology();
 }
 
 std::vector<std::string> all_example_specs() {
@@ -52,19 +51,10 @@ std::string agreed_failure(const std::string& local) {
   return testing_support::agreed_failure(local, topology().comm());
 }
 
-// Rank 0's `text` on every rank of `comm`.
-std::string rank0_text(std::string text, MPI_Comm comm) {
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  text.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
-  return text;
-}
-
 // describe() must read the same on every rank: reports print rank 0's.
 std::string describe_mismatch(const Exchange& plan, const Topology& on) {
   const std::string mine = plan.describe();
-  const std::string rank0 = rank0_text(mine, on.comm());
+  const std::string rank0 = mpi::broadcast(mine, 0, on.comm());
   return mine == rank0 ? "" : "describe() is " + mine + " here and " + rank0 + " on rank 0";
 }
 
@@ -407,52 +397,20 @@ TEST(TraRadices, radices_outside_two_to_p_are_errors) {
   }
 }
 
-TEST(Topology, facts_agree_with_the_layout) {
-  const Topology& topo = topology();
-  int total = 0;
-  for (int size : topo.node_sizes())
-    total += size;
-  EXPECT_EQ(total, topo.size());
-  int node_comm_size = 0;
-  MPI_Comm_size(topo.node_comm(), &node_comm_size);
-  EXPECT_EQ(node_comm_size, topo.node_size(topo.node()));
-  int node_comm_rank = 0;
-  MPI_Comm_rank(topo.node_comm(), &node_comm_rank);
-  EXPECT_EQ(node_comm_rank, topo.local_rank());
-  EXPECT_EQ(topo.local_rank_of(topo.leader_of(topo.node())), 0);
-}
-
-TEST(PhaseTimer, reduces_over_ranks_including_phases_some_ranks_never_entered) {
-  const int rank = topology().rank();
-  const int ranks = topology().size();
-  PhaseTimer timer;
-  timer.add("copy", rank + 1.0);
-  timer.add("copy", 1.0);
-  if (rank == ranks - 1) timer.add("gather", 2.0);
-  const auto stats = reduce_phases(timer, MPI_COMM_WORLD);
-  ASSERT_EQ(stats.size(), 2u);
-  EXPECT_DOUBLE_EQ(stats.at("copy").min_seconds, 2.0);
-  EXPECT_DOUBLE_EQ(stats.at("copy").max_seconds, ranks + 1.0);
-  EXPECT_DOUBLE_EQ(stats.at("copy").mean_seconds, (ranks + 3) / 2.0);
-  EXPECT_DOUBLE_EQ(stats.at("gather").max_seconds, 2.0);
-  EXPECT_DOUBLE_EQ(stats.at("gather").min_seconds, ranks == 1 ? 2.0 : 0.0);
-}
-
-TEST(PhaseTimer, exchanges_record_their_phases) {
-  PhaseTimer timer;
-  const auto plan = make_exchange("pairwise", topology(), 16);
-  plan->attach_timer(&timer);
-  std::vector<std::byte> send(16 * static_cast<std::size_t>(topology().size()));
-  std::vector<std::byte> recv(send.size());
-  plan->run(send.data(), recv.data());
-  EXPECT_EQ(timer.seconds().count("copy"), 1u);
-  plan->attach_timer(nullptr);
-  timer.clear();
-  plan->run(send.data(), recv.data());
-  // Detached, the plan records nothing: every phase stays at the zero clear() left.
-  for (const auto& [phase, seconds] : timer.seconds())
-    EXPECT_EQ(seconds, 0.0) << phase;
-  EXPECT_EQ(timer.seconds().count("copy"), 1u);
+// Sub-communicators of different sizes (rank 0 alone, the others together): tra:radix=3 is a bad
+// value on the one-rank side only, and every rank must get the error rather than some waiting.
+TEST(Exchange, a_value_bad_on_some_sub_communicators_is_an_error_on_every_rank) {
+  if (topology().size() < 4) return;  // the others need room for radix 3
+  const mpi::Comm part = mpi::Comm::split(topology().comm(), topology().rank() == 0 ? 0 : 1, 0);
+  const Topology on(topology(), part.get());
+  std::string error;
+  try {
+    agreed_refusal(parse_spec("tra:radix=3"), {on, 8}, topology().comm());
+  } catch (const UsageError& bad) {
+    error = bad.what();
+  }
+  EXPECT_EQ(error, "tra: radix=3 is not valid; expected a whole number from 2 to 2, or auto");
+  EXPECT_EQ(agreed_refusal(parse_spec("tra:radix=2"), {on, 8}, topology().comm()), "");
 }
 
 TEST(Exchange, bad_parameter_values_are_refused_with_the_range) {

@@ -78,7 +78,7 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
     for (const ProcGrid& grid : grids_that_fit(shape, topology().size())) {
       for (const bool natural : {false, true}) {
-        const Pencil3dOptions options{spec, spec, Rigor::estimate, natural};
+        const Pencil3dOptions options{parse_spec(spec), parse_spec(spec), Rigor::estimate, natural};
         const std::string what = spec + " " + shape_to_string(shape) + " on " + grid.to_string() +
                                  (natural ? " natural" : " transposed");
         std::unique_ptr<Pencil3d> plan;
@@ -137,7 +137,7 @@ TEST_P(Pencil3dBackend, gives_the_same_bits_as_every_other_backend) {
   for (const Shape3& shape : {Shape3{12, 10, 9}, Shape3{8, 8, 8}}) {
     for (const ProcGrid& grid : grids_that_fit(shape, topology().size())) {
       const std::string what = spec + " " + shape_to_string(shape) + " on " + grid.to_string();
-      const Pencil3dOptions options{spec, spec, Rigor::estimate, true};
+      const Pencil3dOptions options{parse_spec(spec), parse_spec(spec), Rigor::estimate, true};
       std::unique_ptr<Pencil3d> plan;
       try {
         plan = std::make_unique<Pencil3d>(topology(), shape, grid, options);
@@ -145,7 +145,8 @@ TEST_P(Pencil3dBackend, gives_the_same_bits_as_every_other_backend) {
         EXPECT_NE(std::string(error.what()).find("cannot run on"), std::string::npos) << what;
         continue;
       }
-      Pencil3d reference(topology(), shape, grid, {"mpi", "mpi", Rigor::estimate, true});
+      Pencil3d reference(topology(), shape, grid,
+                         {{"mpi", {}}, {"mpi", {}}, Rigor::estimate, true});
       const std::string local = testing_support::bit_difference(
           *plan, reference, plan->output_box().elements(), plan->input_box().elements(),
           [&](Complex* data) { fill_test_signal(data, plan->input_box(), shape, 3); });
@@ -159,7 +160,8 @@ TEST(Pencil3d, row_and_column_exchanges_may_differ) {
   const Shape3 shape{12, 10, 9};
   const auto grids = grids_that_fit(shape, topology().size());
   const ProcGrid grid = grids[grids.size() / 2];
-  const Pencil3d plan(topology(), shape, grid, {"pairwise", "nonblocking", Rigor::estimate, false});
+  const Pencil3d plan(topology(), shape, grid,
+                      {parse_spec("pairwise"), parse_spec("nonblocking"), Rigor::estimate, false});
   const std::string text = plan.describe();
   EXPECT_EQ(text.find("row=") == 0, true) << text;
   if (grid.columns > 1) {

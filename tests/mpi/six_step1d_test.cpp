@@ -67,8 +67,8 @@ constexpr double kTolerance = 1e-12;
 std::unique_ptr<SixStep1d> plan_unless_refused(const std::string& spec, std::size_t n,
                                                bool scrambled, const std::string& what) {
   try {
-    return std::make_unique<SixStep1d>(topology(), n,
-                                       SixStep1dOptions{spec, 0, Rigor::estimate, scrambled});
+    return std::make_unique<SixStep1d>(
+        topology(), n, SixStep1dOptions{parse_spec(spec), 0, Rigor::estimate, scrambled});
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("cannot run the six-step"), std::string::npos)
         << what << ": " << error.what();
@@ -136,7 +136,7 @@ TEST_P(SixStep1dBackend, gives_the_same_bits_as_every_other_backend) {
           spec + " N=" + std::to_string(n) + (scrambled ? " scrambled" : " natural");
       const std::unique_ptr<SixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
       if (!plan) continue;
-      SixStep1d reference(topology(), n, {"mpi", 0, Rigor::estimate, scrambled});
+      SixStep1d reference(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled});
       const Box3 box = plan->input_box();
       const std::string local = testing_support::bit_difference(
           *plan, reference, box.elements(), box.elements(), [&](Complex* data) {
@@ -156,12 +156,12 @@ TEST(SixStep1d, a_given_n1_is_used_and_checked) {
   const int ranks = topology().size();
   const auto p = static_cast<std::size_t>(ranks);
   const std::size_t n = p * p * 30;
-  const SixStep1d plan(topology(), n, {"mpi", p * 2, Rigor::estimate, false});
+  const SixStep1d plan(topology(), n, {{"mpi", {}}, p * 2, Rigor::estimate, false});
   EXPECT_EQ(plan.split().n1, p * 2);
   EXPECT_EQ(plan.split().n2, p * 15);
   if (ranks < 2) return;
   try {
-    SixStep1d(topology(), n, {"mpi", p * 2 + 1, Rigor::estimate, false});
+    SixStep1d(topology(), n, {{"mpi", {}}, p * 2 + 1, Rigor::estimate, false});
     FAIL() << "an N1 that P does not divide was accepted";
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("valid N1:"), std::string::npos) << error.what();

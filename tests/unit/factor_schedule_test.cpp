@@ -173,5 +173,26 @@ TEST(ClusteredSchedule, random_layouts_of_up_to_8_nodes_of_1_to_8_ranks) {
   }
 }
 
+TEST(FactorNodeLoad, ports_busy_as_the_rounds_say) {
+  const auto expect = [](const FactorNodeLoad& load, long steps, long fewest, long most,
+                         long at_once) {
+    EXPECT_EQ(load.steps, steps);
+    EXPECT_EQ(load.fewest_inter_node_steps, fewest);
+    EXPECT_EQ(load.most_inter_node_steps, most);
+    EXPECT_EQ(load.most_off_node_at_once, at_once);
+  };
+  // One node: nothing leaves it. Nodes of one rank: every round but the self-loops' is off-node.
+  expect(factor_node_load({4}), 4, 0, 0, 0);
+  expect(factor_node_load({1, 1, 1, 1}), 4, 3, 3, 1);  // even P: the last round meets itself
+  expect(factor_node_load({1, 1, 1}), 3, 2, 2, 1);     // odd P: one self-loop per rank
+  // Two nodes of two: a round either pairs across (both ranks of a node talk off-node) or not.
+  const FactorNodeLoad two = factor_node_load({2, 2});
+  EXPECT_EQ(two.most_off_node_at_once, 2);
+  EXPECT_EQ(two.fewest_inter_node_steps, two.most_inter_node_steps);
+  // factor-hier: size(U) * P steps at most, size(U) * (P - size(U)) off-node, one rank at once.
+  expect(clustered_node_load({3, 1, 2}), 18, 5, 9, 1);
+  expect(clustered_node_load({4}), 16, 0, 0, 0);  // one node: 4 ranks x 4 one-way steps
+}
+
 }  // namespace
 }  // namespace a2afft::schedule

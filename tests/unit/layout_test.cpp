@@ -108,5 +108,29 @@ TEST(NumaLayout, virtual_domains_split_each_node_evenly) {
   EXPECT_EQ(resolve_numa(layout, {0, 1, 0, 1, 1, 1}, {}), (std::vector<int>{0, 1, 0, 1, 1, 1}));
 }
 
+TEST(RankLayout, written_down_and_subset_as_a_communicator_sees_it) {
+  const RankLayout layout = RankLayout::of_node_sizes({3, 1, 2}, 1);
+  EXPECT_EQ(layout.size(), 6);
+  EXPECT_EQ(layout.node_count(), 3);
+  EXPECT_FALSE(layout.nodes_equal());
+  EXPECT_EQ(layout.largest_node_size(), 3);
+  EXPECT_EQ(layout.smallest_node_size(), 1);
+  EXPECT_EQ(layout.local_rank_of(5), 1);
+  // Ranks 5, 0 and 2: nodes numbered in order of appearance, local ranks by position.
+  const RankLayout subset = layout.subset({5, 0, 2});
+  EXPECT_EQ(subset.size(), 3);
+  EXPECT_EQ(subset.node_count(), 2);
+  EXPECT_EQ(subset.node_of(0), 0);
+  EXPECT_EQ(subset.node_of(1), 1);
+  EXPECT_EQ(subset.local_rank_of(2), 1);
+  EXPECT_EQ(subset.node_sizes(), (std::vector<int>{1, 2}));
+
+  const RankLayout numa = RankLayout::of_node_sizes({4, 4}, 2);
+  EXPECT_EQ(numa.numa_domains_on(1), 2);
+  EXPECT_EQ(numa.numa_of(5), numa.numa_of(4));
+  EXPECT_NE(numa.numa_of(6), numa.numa_of(5));
+  EXPECT_EQ(numa.subset({1, 2}).numa_domains_on(0), 2);
+}
+
 }  // namespace
 }  // namespace a2afft

@@ -24,17 +24,5 @@ TEST(NodeAwareSchedule, refusals_name_what_does_not_divide) {
   EXPECT_NE(node_aware_refusal({6, 4, 1, 1}).find("equal size"), std::string::npos);
 }
 
-TEST(NodeAwareSchedule, transposed_chunks_cover_the_grid_once) {
-  const std::size_t rows = 3, columns = 5;
-  std::vector<int> seen(rows * columns, 0);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t c = 0; c < columns; ++c)
-      ++seen[transposed_chunk(r, c, rows)];
-  }
-  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), static_cast<long>(rows * columns));
-  EXPECT_EQ(transposed_chunk(1, 0, rows), 1u);
-  EXPECT_EQ(transposed_chunk(0, 1, rows), rows);
-}
-
 }  // namespace
 }  // namespace a2afft::schedule

@@ -36,7 +36,7 @@ TEST(TraSchedule, every_block_arrives_exactly_once_for_every_p_and_radix) {
         ASSERT_FALSE(round.blocks.empty());
         auto next = origin;
         for (long p = 0; p < ranks; ++p) {
-          const long to = (p + round.distance) % ranks;
+          const long to = rank_after(p, round.distance, ranks);
           for (long i : round.blocks) {
             ASSERT_EQ(radix_digit(i, round.position, radix), round.value);
             next[to][i] = origin[p][i];
@@ -47,19 +47,30 @@ TEST(TraSchedule, every_block_arrives_exactly_once_for_every_p_and_radix) {
       }
       for (long p = 0; p < ranks; ++p) {
         for (long i = 0; i < ranks; ++i) {
-          ASSERT_EQ(origin[p][i], ((p - i) % ranks + ranks) % ranks)
+          ASSERT_EQ(origin[p][i], rank_before(p, i, ranks))
               << "P=" << ranks << " r=" << radix << " rank " << p << " distance " << i;
         }
       }
-      // Each block moves once per non-zero digit: it reaches its rank exactly once.
+      // Each block moves once per hop: it reaches its rank exactly once.
       for (long i = 1; i < ranks; ++i) {
-        long nonzero = 0;
-        for (int x = 0; x < radix_digits(i, radix); ++x)
-          nonzero += radix_digit(i, x, radix) != 0;
-        ASSERT_EQ(moves[i], nonzero * ranks) << "P=" << ranks << " r=" << radix << " i=" << i;
+        ASSERT_EQ(moves[i], tra_hops(i, radix).count * ranks)
+            << "P=" << ranks << " r=" << radix << " i=" << i;
       }
     }
   }
+}
+
+TEST(TraHops, one_per_non_zero_digit_lowest_first) {
+  const TraHops hops = tra_hops(47, 3);  // 47 = 1202 in base 3
+  EXPECT_EQ(hops.count, 3);
+  EXPECT_EQ(hops.first_position, 0);
+  EXPECT_EQ(hops.last_position, 3);
+  EXPECT_EQ(tra_hops(9, 3).count, 1);  // 100: one hop, at digit 2
+  EXPECT_EQ(tra_hops(9, 3).first_position, 2);
+  EXPECT_EQ(tra_hops(0, 3).count, 0);
+  EXPECT_EQ(rank_after(5, 4, 7), 2);
+  EXPECT_EQ(rank_before(1, 4, 7), 4);
+  EXPECT_EQ(rank_before(1, 11, 7), 4);  // distances beyond P wrap
 }
 
 TEST(TraCounts, formulas_equal_the_counted_schedule_for_p_up_to_300) {

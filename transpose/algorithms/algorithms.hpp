@@ -1,34 +1,48 @@
 #pragma once
 
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "registry.hpp"
+#include "topology/topology.hpp"
 
-// One row per backend, each defined in its algorithm family's file; registry.cpp lists them.
+// What the algorithm files share to fill in their registry rows.
 namespace a2afft::algorithms {
-
-extern const ExchangeInfo kVendorExchange;                // vendor.cpp
-extern const ExchangeInfo kPairwiseExchange;              // direct.cpp
-extern const ExchangeInfo kNonblockingExchange;           // direct.cpp
-extern const ExchangeInfo kFactorExchange;                // factor.cpp
-extern const ExchangeInfo kFactorHierExchange;            // factor.cpp
-extern const ExchangeInfo kTraExchange;                   // tra.cpp
-extern const ExchangeInfo kBruckExchange;                 // tra.cpp
-extern const ExchangeInfo kTra2Exchange;                  // tra.cpp
-extern const ExchangeInfo kHierarchicalExchange;          // node_aware.cpp
-extern const ExchangeInfo kMultileaderExchange;           // node_aware.cpp
-extern const ExchangeInfo kNodeAwareExchange;             // node_aware.cpp
-extern const ExchangeInfo kLocalityAwareExchange;         // node_aware.cpp
-extern const ExchangeInfo kMultileaderNodeAwareExchange;  // node_aware.cpp
-extern const ExchangeInfo kMpmlExchange;                  // shared_leaders.cpp
-extern const ExchangeInfo kNmpmlExchange;                 // shared_leaders.cpp
-extern const ExchangeInfo kOnmpmlExchange;                // shared_leaders.cpp
-extern const ExchangeInfo kAutoExchange;                  // auto.cpp
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>
 std::unique_ptr<Exchange> make_plan(const ExchangeProblem& problem, const Params&) {
   return std::make_unique<Plan>(problem);
+}
+
+/// `auto_candidates` for a backend that auto times with its defaults only.
+template <const std::string_view& kName>
+std::vector<Spec> defaults_only(const RankLayout&, std::size_t) {
+  return {Spec{std::string(kName), {}}};
+}
+
+/// One spec's settings on one layout, or why the layout cannot run it. A backend's settings
+/// function (`Resolved<S> settings(const RankLayout&, const Params&)`) reads and checks every
+/// value first, throwing UsageError, so a bad value is an error on every layout.
+template <typename Settings>
+struct Resolved {
+  Settings settings;
+  std::string refusal;
+};
+
+/// `validate` from a settings function.
+template <auto kSettings>
+std::string refusal_of(const RankLayout& layout, const Params& params) {
+  return kSettings(layout, params).refusal;
+}
+
+/// `make` from a settings function and a plan built from (problem, settings). make_exchange
+/// has validated the spec, so the settings hold no refusal here.
+template <typename Plan, auto kSettings>
+std::unique_ptr<Exchange> make_settled(const ExchangeProblem& problem, const Params& params) {
+  return std::make_unique<Plan>(problem, kSettings(problem.topology.layout(), params).settings);
 }
 
 }  // namespace a2afft::algorithms

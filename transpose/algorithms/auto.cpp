@@ -2,16 +2,17 @@
 // measuring.
 //
 // Source: the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner and wisdom.
-// Steps (mode=measure, the default): build every candidate that the layout admits: mpi,
-//   pairwise, nonblocking, factor; tra at radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and
-//   the alpha-beta model's best radix for this block size; tra2 at r1 in {2, ceil sqrt Q, Q},
-//   r2 in {2, N}; node-aware, hierarchical, multileader and locality-aware with inner pairwise
-//   and nonblocking; onmpml with 1, 2 and the NUMA-default leaders. Each runs on buffers from
+// Steps (mode=measure, the default): build every candidate that the layout admits, as each
+//   registry row names them (auto_candidates): mpi, pairwise, nonblocking, factor; tra at
+//   radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and the alpha-beta model's best radix for
+//   this block size; tra2 at r1 in {2, ceil sqrt Q, Q}, r2 in {2, N}; hierarchical,
+//   multileader, node-aware and locality-aware with inner pairwise and nonblocking; onmpml
+//   with 1, 2 and the NUMA-default leaders. Each runs on buffers from
 //   its own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then
 //   rounds in which every candidate runs twice, the second time timed (the first brings its
 //   buffers back into cache; a run's time is its max over ranks, so every rank sees the same
-//   numbers), until `budget_ms` is spent (3 to 200 rounds); the lowest
-//   median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
+//   numbers), until both runs have spent `budget_ms` (3 to 200 rounds; timing/trials); the
+//   lowest median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
 //   puts a slow spell of the machine on every candidate alike; beyond 1 GiB of buffers in all
 //   they run one after the other, each with an equal share of the budget. mode=estimate: no
 //   runs; the alpha-beta model (schedule/cost_model) with alpha and beta measured once per process
@@ -22,84 +23,35 @@
 //   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
 
 #include <algorithm>
-#include <climits>
-#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
-#include "schedule/tra.hpp"
+#include "timing/trials.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::algorithms {
 namespace {
 
-int integer_sqrt_ceil(int value) {
-  int root = 0;
-  while (root * root < value)
-    ++root;
-  return root;
-}
-
-// The model's best tra radix for this block size, with the model's default link costs.
-int model_radix(const Topology& topology, std::size_t block_bytes) {
-  const long ranks = topology.size();
-  const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
-  const schedule::ModelInputs inputs{
-      ranks, per_node, block_bytes, {0.5e-6, 0.05e-9}, {2e-6, 0.1e-9}};
-  int best = 2;
-  double best_seconds = INFINITY;
-  for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
-    const double seconds = schedule::model_tra(inputs, radix).seconds;
-    if (seconds < best_seconds) {
-      best_seconds = seconds;
-      best = radix;
+// Every spec worth timing on this layout: each registry row's auto_candidates, in table order,
+// without duplicates and without those the layout refuses.
+std::vector<Spec> measure_candidates(const ExchangeProblem& problem) {
+  const RankLayout& layout = problem.topology.layout();
+  std::vector<Spec> candidates;
+  for (const ExchangeInfo* info : registered_exchanges()) {
+    if (info->auto_candidates == nullptr) continue;
+    for (const Spec& spec : info->auto_candidates(layout, problem.block_bytes)) {
+      if (std::find(candidates.begin(), candidates.end(), spec) != candidates.end()) continue;
+      if (exchange_refusal(spec, layout).empty()) candidates.push_back(spec);
     }
   }
-  return best;
-}
-
-// Every spec worth timing on this layout, without duplicates, in a fixed order.
-std::vector<std::string> measure_candidates(const ExchangeProblem& problem) {
-  const Topology& topology = problem.topology;
-  const int ranks = topology.size();
-  std::vector<std::string> specs = {"mpi", "pairwise", "nonblocking", "factor"};
-  const int root = integer_sqrt_ceil(ranks);
-  for (const int radix :
-       {2, root - 1, root, root + 1, ranks, model_radix(topology, problem.block_bytes)}) {
-    if (radix >= 2 && radix <= ranks) specs.push_back("tra:radix=" + std::to_string(radix));
-  }
-  if (topology.nodes_equal()) {
-    const int per_node = topology.node_size(0);
-    const int nodes = topology.node_count();
-    for (const int r1 : {2, integer_sqrt_ceil(per_node), per_node}) {
-      for (const int r2 : {2, nodes}) {
-        if (r1 >= 2 && r1 <= std::max(2, per_node) && r2 >= 2 && r2 <= std::max(2, nodes)) {
-          specs.push_back("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2));
-        }
-      }
-    }
-  }
-  for (const char* family : {"node-aware", "hierarchical", "multileader", "locality-aware"}) {
-    for (const char* inner : {"pairwise", "nonblocking"})
-      specs.push_back(std::string(family) + ":inner=" + inner);
-  }
-  for (const char* leaders : {"", ":leaders=1", ":leaders=2"})
-    specs.push_back(std::string("onmpml") + leaders);
-  std::vector<std::string> unique;
-  std::set<std::string> seen;
-  for (const std::string& spec : specs) {
-    if (!seen.insert(spec).second) continue;
-    if (!exchange_refusal(parse_spec(spec), problem).empty()) continue;
-    unique.push_back(spec);
-  }
-  return unique;
+  return candidates;
 }
 
 // One round trip of `bytes` between ranks a and b of `comm`, in seconds (half of it), on a; the
@@ -153,27 +105,28 @@ std::pair<schedule::LinkCost, schedule::LinkCost> link_costs(const Topology& top
   return cache[key] = {intra, inter};
 }
 
-std::string estimate_choice(const ExchangeProblem& problem) {
+Spec estimate_choice(const ExchangeProblem& problem) {
   const Topology& topology = problem.topology;
   const auto [intra, inter] = link_costs(topology);
   const long ranks = topology.size();
   const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
   const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, intra, inter};
-  std::string best = "pairwise";
+  Spec best{"pairwise", {}};
   double best_seconds = schedule::model_direct(inputs, "pairwise").seconds;
-  const auto consider = [&](const std::string& spec, double seconds) {
-    if (seconds < best_seconds && exchange_refusal(parse_spec(spec), problem).empty()) {
+  const auto consider = [&](const Spec& spec, double seconds) {
+    if (seconds < best_seconds && exchange_refusal(spec, problem).empty()) {
       best_seconds = seconds;
       best = spec;
     }
   };
   for (long radix = 2; radix <= ranks; ++radix)
-    consider("tra:radix=" + std::to_string(radix), schedule::model_tra(inputs, radix).seconds);
+    consider({"tra", {{"radix", std::to_string(radix)}}},
+             schedule::model_tra(inputs, radix).seconds);
   const long nodes = ranks / per_node;
   if (topology.nodes_equal() && per_node >= 2 && nodes >= 2) {
     for (long r1 = 2; r1 <= per_node; ++r1) {
       for (long r2 = 2; r2 <= nodes; ++r2) {
-        consider("tra2:r1=" + std::to_string(r1) + ",r2=" + std::to_string(r2),
+        consider({"tra2", {{"r1", std::to_string(r1)}, {"r2", std::to_string(r2)}}},
                  schedule::model_tra2(inputs, r1, r2).seconds);
       }
     }
@@ -181,38 +134,19 @@ std::string estimate_choice(const ExchangeProblem& problem) {
   return best;
 }
 
-double median(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t middle = values.size() / 2;
-  return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 // One candidate, built, with buffers from its own allocate().
 struct Trial {
   std::unique_ptr<Exchange> plan;
   ExchangeBuffer send, recv;
-  std::vector<double> seconds;  // each timed run's max over ranks
 };
 
-// One timed run, the same number on every rank (the max over ranks).
-double timed_run(Trial& trial, MPI_Comm comm) {
-  mpi::check(MPI_Barrier(comm), "MPI_Barrier");
-  const double start = MPI_Wtime();
-  trial.plan->run(trial.send.data(), trial.recv.data());
-  double elapsed = MPI_Wtime() - start;
-  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &elapsed, 1, MPI_DOUBLE, MPI_MAX, comm),
-             "MPI_Allreduce(max)");
-  return elapsed;
-}
-
-Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
+Trial make_trial(const Spec& spec, const ExchangeProblem& problem) {
   Trial trial;
-  trial.plan = make_exchange(parse_spec(spec), problem);
+  trial.plan = make_exchange(spec, problem);
   const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
   trial.send = trial.plan->allocate(total);
   trial.recv = trial.plan->allocate(total);
   std::fill(trial.send.span().begin(), trial.send.span().end(), std::byte{1});
-  trial.plan->run(trial.send.data(), trial.recv.data());  // warm-up: pages, caches, protocols
   return trial;
 }
 
@@ -220,42 +154,44 @@ Trial make_trial(const std::string& spec, const ExchangeProblem& problem) {
 // round, so a slow spell of the machine hits them alike; rounds continue until `budget_seconds`
 // is spent (at least 3, at most 200). When all candidates' buffers would not fit in 1 GiB, they
 // run one after the other instead, each with an equal share of the budget.
-std::size_t fastest(const std::vector<std::string>& candidates, const ExchangeProblem& problem,
+std::size_t fastest(const std::vector<Spec>& candidates, const ExchangeProblem& problem,
                     double budget_seconds) {
-  constexpr int kFewestRounds = 3, kMostRounds = 200;
   constexpr std::size_t kInterleavedBytes = std::size_t{1} << 30;
   const MPI_Comm comm = problem.topology.comm();
   const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
-  std::vector<double> medians;
-  if (2 * total * candidates.size() <= kInterleavedBytes) {
-    std::vector<Trial> trials;
-    for (const std::string& spec : candidates)
-      trials.push_back(make_trial(spec, problem));
-    double spent = 0;
-    for (int round = 0; round < kMostRounds && (round < kFewestRounds || spent < budget_seconds);
-         ++round) {
-      for (Trial& trial : trials) {
-        // An untimed run first brings this candidate's buffers back into cache, as repeated
-        // use of one plan has them.
-        trial.plan->run(trial.send.data(), trial.recv.data());
-        trial.seconds.push_back(timed_run(trial, comm));
-        spent += 2 * trial.seconds.back();
-      }
+  const bool interleaved = 2 * total * candidates.size() <= kInterleavedBytes;
+  std::vector<Trial> trials(candidates.size());
+  std::vector<double> medians(candidates.size());
+  timing::TrialCallbacks callbacks;
+  callbacks.prepare = [&](std::size_t k) { trials[k] = make_trial(candidates[k], problem); };
+  callbacks.run = [&](std::size_t k, int round) {
+    Trial& trial = trials[k];
+    const auto run = [&] { trial.plan->run(trial.send.data(), trial.recv.data()); };
+    if (round < 0) {  // warm-up: pages, caches, protocols
+      run();
+      return 0.0;
     }
-    for (const Trial& trial : trials)
-      medians.push_back(median(trial.seconds));
-  } else {
-    const double share = budget_seconds / static_cast<double>(candidates.size());
-    for (const std::string& spec : candidates) {
-      Trial trial = make_trial(spec, problem);
-      double spent = 0;
-      while (trial.seconds.size() < kMostRounds && (trial.seconds.empty() || spent < share)) {
-        trial.seconds.push_back(timed_run(trial, comm));
-        spent += trial.seconds.back();
-      }
-      medians.push_back(median(trial.seconds));
-    }
-  }
+    // Interleaved, an untimed run first brings this candidate's buffers back into cache, as
+    // repeated use of one plan has them.
+    if (interleaved) run();
+    // The same number on every rank, so all stop after the same round.
+    double seconds = timing::timed_run(comm, run);
+    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm),
+               "MPI_Allreduce(max)");
+    return seconds;
+  };
+  callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
+    medians[k] = timing::median(seconds);
+    trials[k] = Trial{};  // one after the other, only one candidate's buffers live at a time
+  };
+  timing::run_trials(candidates.size(),
+                     interleaved ? timing::TrialOrder::interleaved : timing::TrialOrder::sequential,
+                     {.warmup = 1,
+                      .fewest = 3,
+                      .most = 200,
+                      // Interleaved, each timed run's untimed twin costs as much again.
+                      .budget_seconds = interleaved ? budget_seconds / 2 : budget_seconds},
+                     callbacks);
   return static_cast<std::size_t>(std::min_element(medians.begin(), medians.end()) -
                                   medians.begin());
 }
@@ -271,7 +207,18 @@ std::string wisdom_key(const std::string& mode, const ExchangeProblem& problem) 
          " | " + std::to_string(problem.block_bytes) + " B";
 }
 
+// A directory opens as a stream but fails on the first read, outside any UsageError; so it is
+// refused up front, by validation on every rank, before anything runs or prints.
+void check_wisdom_path(const char* path) {
+  if (path == nullptr) return;
+  if (std::error_code ignored; std::filesystem::is_directory(path, ignored)) {
+    throw UsageError("A2AFFT_WISDOM=" + std::string(path) +
+                     " is a directory; expected the path of a JSON file (created if missing)");
+  }
+}
+
 nlohmann::json read_wisdom(const std::string& path) {
+  check_wisdom_path(path.c_str());
   std::ifstream in(path);
   if (!in) return nlohmann::json::object();
   nlohmann::json wisdom = nlohmann::json::parse(in, nullptr, false);
@@ -281,10 +228,16 @@ nlohmann::json read_wisdom(const std::string& path) {
   return wisdom;
 }
 
+struct AutoSettings {
+  std::string mode;
+  double budget_seconds;
+};
+
 class AutoExchange final : public Exchange {
  public:
-  AutoExchange(const ExchangeProblem& problem, std::string mode, double budget_seconds)
-      : mode_(std::move(mode)) {
+  AutoExchange(const ExchangeProblem& problem, const AutoSettings& settings)
+      : mode_(settings.mode) {
+    const double budget_seconds = settings.budget_seconds;
     const MPI_Comm comm = problem.topology.comm();
     const bool root = problem.topology.rank() == 0;
     const char* path = std::getenv("A2AFFT_WISDOM");
@@ -303,11 +256,14 @@ class AutoExchange final : public Exchange {
     error = mpi::broadcast(error, 0, comm);
     if (!error.empty()) throw UsageError(error);
     remembered = mpi::broadcast(remembered, 0, comm);
-    std::string choice = remembered;
-    if (choice.empty()) {
-      choice = mode_ == "estimate" ? estimate_choice(problem) : measure(problem, budget_seconds);
-      choice = mpi::broadcast(choice, 0, comm);
-    }
+    // Rank 0's choice, so that every rank builds the same plan.
+    const std::string choice =
+        !remembered.empty()
+            ? remembered
+            : mpi::broadcast((mode_ == "estimate" ? estimate_choice(problem)
+                                                  : measure(problem, budget_seconds))
+                                 .to_string(),
+                             0, comm);
     chosen_ = make_exchange(parse_spec(choice), problem);
     if (path != nullptr && root && remembered.empty()) {
       nlohmann::json wisdom = read_wisdom(path);
@@ -328,8 +284,8 @@ class AutoExchange final : public Exchange {
   void attach_timer(PhaseTimer* timer) override { chosen_->attach_timer(timer); }
 
  private:
-  static std::string measure(const ExchangeProblem& problem, double budget_seconds) {
-    const std::vector<std::string> candidates = measure_candidates(problem);
+  static Spec measure(const ExchangeProblem& problem, double budget_seconds) {
+    const std::vector<Spec> candidates = measure_candidates(problem);
     return candidates[fastest(candidates, problem, budget_seconds)];
   }
 
@@ -337,10 +293,12 @@ class AutoExchange final : public Exchange {
   std::unique_ptr<Exchange> chosen_;
 };
 
-std::unique_ptr<Exchange> make_auto(const ExchangeProblem& problem, const Params& params) {
+// Nothing is timed here: validation reads the values and checks the wisdom path only.
+Resolved<AutoSettings> auto_settings(const RankLayout&, const Params& params) {
+  check_wisdom_path(std::getenv("A2AFFT_WISDOM"));
   const std::string mode(params.word("mode", "measure", {"measure", "estimate"}));
   const long budget_ms = params.integer("budget_ms", 300, 1, 3600000);
-  return std::make_unique<AutoExchange>(problem, mode, static_cast<double>(budget_ms) * 1e-3);
+  return {{mode, static_cast<double>(budget_ms) * 1e-3}, ""};
 }
 
 constexpr ParamInfo kParams[] = {
@@ -351,15 +309,15 @@ constexpr std::string_view kExamples[] = {"auto", "auto:mode=estimate"};
 
 }  // namespace
 
-const ExchangeInfo kAutoExchange = {
+extern const ExchangeInfo kAutoExchange = {
     .name = "auto",
     .summary = "time the candidate backends here and now (or model them) and run the fastest",
     .source = "the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner",
     .layouts = "any (candidates that a layout refuses are left out)",
     .params = kParams,
     .examples = kExamples,
-    .refusal = nullptr,
-    .make = make_auto,
+    .validate = refusal_of<auto_settings>,
+    .make = make_settled<AutoExchange, auto_settings>,
     .scratch = {.rank_buffers = 10, .node_buffers = 5},  // the largest candidate and its buffers
 };
 

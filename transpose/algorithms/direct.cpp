@@ -93,13 +93,15 @@ class NonblockingExchange final : public DirectExchange {
   mpi::RequestSet requests_;
 };
 
-std::unique_ptr<Exchange> make_nonblocking(const ExchangeProblem& problem, const Params& params) {
-  // batch bounds the exchanges in flight, so any batch >= P-1 means all of them.
-  const long partners = std::max(1, problem.topology.size() - 1);
+// The exchanges in flight: batch bounds them, so any batch >= P-1 means all of them.
+Resolved<int> nonblocking_batch(const RankLayout& layout, const Params& params) {
+  const long partners = std::max(1, layout.size() - 1);
   const long batch = params.integer("batch", partners, 1, INT_MAX, {{"all", partners}});
-  return std::make_unique<NonblockingExchange>(problem,
-                                               static_cast<int>(std::min(batch, partners)));
+  return {static_cast<int>(std::min(batch, partners)), ""};
 }
+
+constexpr std::string_view kPairwise = "pairwise";
+constexpr std::string_view kNonblocking = "nonblocking";
 
 constexpr std::string_view kPairwiseExamples[] = {"pairwise"};
 constexpr ParamInfo kNonblockingParams[] = {
@@ -110,28 +112,30 @@ constexpr std::string_view kNonblockingExamples[] = {"nonblocking", "nonblocking
 
 }  // namespace
 
-const ExchangeInfo kPairwiseExchange = {
-    .name = "pairwise",
+extern const ExchangeInfo kPairwiseExchange = {
+    .name = kPairwise,
     .summary = "P-1 MPI_Sendrecv steps with partners rank+s / rank-s",
     .source = "seed node-aware-multileader §3, Algorithm 1",
     .layouts = "any",
     .params = {},
     .examples = kPairwiseExamples,
-    .refusal = nullptr,
+    .validate = nullptr,
     .make = make_plan<PairwiseExchange>,
     .scratch = {},
+    .auto_candidates = defaults_only<kPairwise>,
 };
 
-const ExchangeInfo kNonblockingExchange = {
-    .name = "nonblocking",
+extern const ExchangeInfo kNonblockingExchange = {
+    .name = kNonblocking,
     .summary = "post Irecv/Isend to every partner (batch at a time), then Waitall",
     .source = "seed node-aware-multileader §3, Algorithm 2",
     .layouts = "any",
     .params = kNonblockingParams,
     .examples = kNonblockingExamples,
-    .refusal = nullptr,
-    .make = make_nonblocking,
+    .validate = refusal_of<nonblocking_batch>,
+    .make = make_settled<NonblockingExchange, nonblocking_batch>,
     .scratch = {},
+    .auto_candidates = defaults_only<kNonblocking>,
 };
 
 }  // namespace a2afft::algorithms

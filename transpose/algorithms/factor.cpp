@@ -109,31 +109,33 @@ class FactorHierExchange final : public Exchange {
   std::vector<Step> steps_;
 };
 
+constexpr std::string_view kFactor = "factor";
 constexpr std::string_view kExamples[] = {"factor"};
 constexpr std::string_view kHierExamples[] = {"factor-hier"};
 
 }  // namespace
 
-const ExchangeInfo kFactorExchange = {
-    .name = "factor",
+extern const ExchangeInfo kFactorExchange = {
+    .name = kFactor,
     .summary = "1-factorization with self-loops: one pairwise swap per round, P rounds",
     .source = "seed hierarchical-factor §2, Lemma 1",
     .layouts = "any",
     .params = {},
     .examples = kExamples,
-    .refusal = nullptr,
+    .validate = nullptr,
     .make = make_plan<FactorExchange>,
     .scratch = {},
+    .auto_candidates = defaults_only<kFactor>,
 };
 
-const ExchangeInfo kFactorHierExchange = {
+extern const ExchangeInfo kFactorHierExchange = {
     .name = "factor-hier",
     .summary = "ClusteredAllToAll: factor over nodes of any sizes, one rank per node talks at once",
     .source = "seed hierarchical-factor §3, Fig. 2 and Theorem 1",
     .layouts = "any, uneven nodes included",
     .params = {},
     .examples = kHierExamples,
-    .refusal = nullptr,
+    .validate = nullptr,
     .make = make_plan<FactorHierExchange>,
     .scratch = {},
 };

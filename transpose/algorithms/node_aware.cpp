@@ -30,6 +30,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/datatype.hpp"
+#include "schedule/block_grid.hpp"
 #include "schedule/node_aware.hpp"
 #include "topology/topology.hpp"
 
@@ -49,15 +50,45 @@ struct FamilySettings {
   Spec inner;
 };
 
-// to[column][row] = from[row][column] over a rows x columns grid of chunks.
-void transpose_chunks(const std::byte* from, std::byte* to, std::size_t rows, std::size_t columns,
-                      std::size_t chunk_bytes) {
-  for (std::size_t row = 0; row < rows; ++row) {
-    for (std::size_t column = 0; column < columns; ++column) {
-      std::memcpy(to + schedule::transposed_chunk(row, column, rows) * chunk_bytes,
-                  from + (row * columns + column) * chunk_bytes, chunk_bytes);
-    }
+// The ranks in the canonical order of schedule/node_aware.hpp: node by node, region by region.
+std::vector<int> canonical_order_of(const RankLayout& layout,
+                                    const std::vector<int>& region_of_rank) {
+  std::vector<int> node_of, local_of;
+  for (int rank = 0; rank < layout.size(); ++rank) {
+    node_of.push_back(layout.node_of(rank));
+    local_of.push_back(layout.local_rank_of(rank));
   }
+  return schedule::canonical_order(node_of, region_of_rank, local_of);
+}
+
+// The ranks of every inner communicator the plan splits off, each in its order there: flat, all
+// leaders by group; two-step, the leaders of equal index across regions ("inter"), then the
+// leaders of each region ("intra"). Group g = region * m + index leads with order[g * ppl].
+std::vector<std::vector<int>> inner_members(const std::vector<int>& order,
+                                            const FamilySettings& settings) {
+  const int ppl = settings.ranks_per_leader;
+  const int groups = static_cast<int>(order.size()) / ppl;
+  const auto leader = [&](int group) { return order[static_cast<std::size_t>(group * ppl)]; };
+  std::vector<std::vector<int>> members;
+  if (!settings.two_step) {
+    members.emplace_back();
+    for (int group = 0; group < groups; ++group)
+      members.back().push_back(leader(group));
+    return members;
+  }
+  const int m = settings.groups_per_region;
+  const int regions = groups / m;
+  for (int index = 0; index < m; ++index) {
+    members.emplace_back();
+    for (int region = 0; region < regions; ++region)
+      members.back().push_back(leader(region * m + index));
+  }
+  for (int region = 0; region < regions; ++region) {
+    members.emplace_back();
+    for (int index = 0; index < m; ++index)
+      members.back().push_back(leader(region * m + index));
+  }
+  return members;
 }
 
 // An inner exchange on a sub-communicator, with the topology it was planned on.
@@ -81,13 +112,7 @@ class NodeAwareFamilyExchange final : public Exchange {
       : settings_(std::move(settings)), block_bytes_(problem.block_bytes) {
     const Topology& topology = problem.topology;
     ranks_ = topology.size();
-    std::vector<int> node_of(static_cast<std::size_t>(ranks_));
-    std::vector<int> local_of(static_cast<std::size_t>(ranks_));
-    for (int rank = 0; rank < ranks_; ++rank) {
-      node_of[static_cast<std::size_t>(rank)] = topology.node_of(rank);
-      local_of[static_cast<std::size_t>(rank)] = topology.local_rank_of(rank);
-    }
-    order_ = schedule::canonical_order(node_of, settings_.region_of_rank, local_of);
+    order_ = canonical_order_of(topology.layout(), settings_.region_of_rank);
     identity_ = schedule::is_identity(order_);
     const auto position = std::find(order_.begin(), order_.end(), topology.rank());
     const auto canonical = static_cast<int>(position - order_.begin());
@@ -186,14 +211,15 @@ class NodeAwareFamilyExchange final : public Exchange {
     }
     {
       const auto timed = phase("repack");
-      transpose_chunks(scratch, spare, regions, m, super_block);  // [destination index][region]
+      schedule::transpose_block_grid(scratch, spare, regions, m,
+                                     super_block);  // [destination index][region]
     }
     {
       const auto timed = phase("intra");
       intra_.exchange->run(spare, scratch);  // [source index][source region]
     }
     const auto timed = phase("repack");
-    transpose_chunks(scratch, to, m, regions, super_block);  // [source group]
+    schedule::transpose_block_grid(scratch, to, m, regions, super_block);  // [source group]
   }
 
   void gather_exchange_scatter(const std::byte* send, std::byte* recv) {
@@ -211,7 +237,8 @@ class NodeAwareFamilyExchange final : public Exchange {
       // [member][group][member there] -> [group][member][member there]: one super-block each.
       {
         const auto timed = phase("repack");
-        transpose_chunks(first_.data(), second_.data(), ppl, groups, ppl * block_bytes_);
+        schedule::transpose_block_grid(first_.data(), second_.data(), ppl, groups,
+                                       ppl * block_bytes_);
       }
       // Two buffers suffice: the two-step exchange ends where it began, the flat one does not.
       std::byte* by_source = settings_.two_step ? second_.data() : first_.data();
@@ -219,7 +246,7 @@ class NodeAwareFamilyExchange final : public Exchange {
       per_member = by_source == first_.data() ? second_.data() : first_.data();
       // [source group][source member][member] -> [member][source rank]: per-member buffers.
       const auto timed = phase("repack");
-      transpose_chunks(by_source, per_member, groups * ppl, ppl, block_bytes_);
+      schedule::transpose_block_grid(by_source, per_member, groups * ppl, ppl, block_bytes_);
     }
     const auto timed = phase("scatter");
     mpi::check(MPI_Scatter(per_member, ranks_, block_type_.get(), recv, ranks_, block_type_.get(),
@@ -243,25 +270,27 @@ class NodeAwareFamilyExchange final : public Exchange {
   std::string inner_description_;          // the inner plans' describe(), as rank 0 has it
 };
 
-constexpr std::string_view kFamily[] = {"hierarchical", "multileader", "node-aware",
-                                        "locality-aware", "multileader-node-aware"};
+constexpr std::string_view kHierarchical = "hierarchical";
+constexpr std::string_view kMultileader = "multileader";
+constexpr std::string_view kNodeAware = "node-aware";
+constexpr std::string_view kLocalityAware = "locality-aware";
+constexpr std::string_view kMultileaderNodeAware = "multileader-node-aware";
 
-// The inner spec: any registered backend outside this family, checked like a top-level spec.
+// The inner spec: any registered backend that runs no inner exchanges of its own.
 Spec inner_spec(const Params& params) {
   const std::string* text = params.spec().find("inner");
   const Spec inner = parse_spec(text == nullptr ? "pairwise" : *text);
   check_spec(inner);
-  if (std::find(std::begin(kFamily), std::end(kFamily), inner.name) != std::end(kFamily)) {
+  if (find_exchange(inner.name).hierarchical) {
     throw UsageError(params.spec().name + ": inner=" + inner.to_string() +
-                     " is not valid; inner takes a flat backend (mpi, pairwise, nonblocking, "
-                     "factor, tra, bruck, tra2)");
+                     " is not valid; inner takes a flat backend (" + flat_exchange_names() + ")");
   }
   return inner;
 }
 
 // Ranks per node when every node has as many, else 0.
-int equal_node_size(const Topology& topology) {
-  return topology.nodes_equal() ? topology.node_size(0) : 0;
+int equal_node_size(const RankLayout& layout) {
+  return layout.nodes_equal() ? layout.node_size(0) : 0;
 }
 
 // The largest divisor of the node size up to 4: the paper's best ppl (4 ranks per leader).
@@ -274,68 +303,115 @@ long default_ranks_per_leader(int ranks_per_node) {
 }
 
 // NUMA domain of each rank numbered 0.. within its node, and the domains' sizes.
-std::vector<int> numa_regions(const Topology& topology, std::map<std::pair<int, int>, int>* sizes) {
+std::vector<int> numa_regions(const RankLayout& layout, std::map<std::pair<int, int>, int>* sizes) {
   std::map<int, std::set<int>> domains_of_node;
-  for (int rank = 0; rank < topology.size(); ++rank) {
-    domains_of_node[topology.node_of(rank)].insert(topology.numa_of(rank));
+  for (int rank = 0; rank < layout.size(); ++rank) {
+    domains_of_node[layout.node_of(rank)].insert(layout.numa_of(rank));
   }
-  std::vector<int> region(static_cast<std::size_t>(topology.size()));
-  for (int rank = 0; rank < topology.size(); ++rank) {
-    const std::set<int>& domains = domains_of_node[topology.node_of(rank)];
+  std::vector<int> region(static_cast<std::size_t>(layout.size()));
+  for (int rank = 0; rank < layout.size(); ++rank) {
+    const std::set<int>& domains = domains_of_node[layout.node_of(rank)];
     const int index =
-        static_cast<int>(std::distance(domains.begin(), domains.find(topology.numa_of(rank))));
+        static_cast<int>(std::distance(domains.begin(), domains.find(layout.numa_of(rank))));
     region[static_cast<std::size_t>(rank)] = index;
-    ++(*sizes)[{topology.node_of(rank), index}];
+    ++(*sizes)[{layout.node_of(rank), index}];
   }
   return region;
 }
 
-// The five backends' settings, or the reason this layout cannot run them.
-struct Resolved {
-  FamilySettings settings;
-  std::string refusal;
-};
+using Settled = Resolved<FamilySettings>;
 
-Resolved resolve(std::string_view name, const ExchangeProblem& problem, const Params& params) {
-  const Topology& topology = problem.topology;
-  Resolved r{{std::string(name), "", 1, false, {}, 1, inner_spec(params)}, ""};
-  FamilySettings& s = r.settings;
-  s.region_of_rank.assign(static_cast<std::size_t>(topology.size()), 0);
-  const int ppn = equal_node_size(topology);
-  // Values first, so a bad one is an error on every layout; whether it fits is a refusal.
-  const bool with_leaders = name == "multileader" || name == "multileader-node-aware";
-  constexpr long kAny = INT_MAX;
-  const long ppl =
-      with_leaders ? params.integer("ppl", default_ranks_per_leader(std::max(ppn, 1)), 1, kAny) : 1;
-  const long groups =
-      name == "locality-aware" ? params.integer("groups", 0, 1, kAny, {{"numa", 0}}) : 1;
-  if (ppn == 0) {
+// What every row starts from, once it has read its own values: the inner spec, one leader per
+// rank, one region per node, or the refusal of unequal nodes.
+Settled family_start(std::string_view name, const RankLayout& layout, const Params& params) {
+  Settled r{
+      {std::string(name), "", 1, false, std::vector<int>(layout.size(), 0), 1, inner_spec(params)},
+      ""};
+  if (equal_node_size(layout) == 0) {
     r.refusal = std::string(name) +
-                " needs nodes of equal size (this layout: " + topology.describe_layout() +
+                " needs nodes of equal size (this layout: " + layout.describe() +
                 "); factor runs on any layout";
+  }
+  return r;
+}
+
+// The shape's refusal, then the inner spec validated on every inner communicator's layout.
+Settled family_finish(Settled r, const RankLayout& layout) {
+  if (!r.refusal.empty()) return r;
+  const FamilySettings& s = r.settings;
+  r.refusal = schedule::node_aware_refusal(NodeAwareShape{layout.size(), equal_node_size(layout),
+                                                          s.ranks_per_leader, s.groups_per_region});
+  if (!r.refusal.empty()) {
+    r.refusal = s.name + ": " + r.refusal;
     return r;
   }
-  if (name == "hierarchical") {
-    s.ranks_per_leader = ppn;
-  } else if (with_leaders) {
-    s.ranks_per_leader = static_cast<int>(ppl);
-    s.parameters = "ppl=" + std::to_string(ppl);
-    s.two_step = name == "multileader-node-aware";
-    if (ppn % ppl != 0) {
-      r.refusal = std::string(name) + ": ppl=" + std::to_string(ppl) + " does not divide the " +
-                  std::to_string(ppn) + " ranks per node; valid ppl: divisors of " +
-                  std::to_string(ppn);
+  const std::vector<int> order = canonical_order_of(layout, s.region_of_rank);
+  for (const std::vector<int>& members : inner_members(order, s)) {
+    const RankLayout inner = layout.subset(members);
+    if (std::string why = exchange_refusal(s.inner, inner); !why.empty()) {
+      r.refusal =
+          s.name + ": inner=" + s.inner.to_string() + " on " + inner.describe() + ": " + why;
       return r;
     }
-    s.groups_per_region = ppn / s.ranks_per_leader;  // regions are nodes
-  } else if (name == "node-aware") {
-    s.two_step = true;
-    s.groups_per_region = ppn;
-  } else if (groups == 0) {  // locality-aware by NUMA domain
-    s.two_step = true;
+  }
+  return r;
+}
+
+// One settings function per row. Each reads its values first, so a bad one is an error on every
+// layout; whether it fits the layout is a refusal.
+Settled hierarchical_settings(const RankLayout& layout, const Params& params) {
+  Settled r = family_start(kHierarchical, layout, params);
+  r.settings.ranks_per_leader = std::max(1, equal_node_size(layout));
+  return family_finish(std::move(r), layout);
+}
+
+Settled with_leaders(std::string_view name, bool two_step, const RankLayout& layout,
+                     const Params& params) {
+  const int ppn = equal_node_size(layout);
+  const long ppl = params.integer("ppl", default_ranks_per_leader(std::max(ppn, 1)), 1, INT_MAX);
+  Settled r = family_start(name, layout, params);
+  if (!r.refusal.empty()) return r;
+  FamilySettings& s = r.settings;
+  s.ranks_per_leader = static_cast<int>(ppl);
+  s.parameters = "ppl=" + std::to_string(ppl);
+  s.two_step = two_step;
+  if (ppn % ppl != 0) {
+    r.refusal = std::string(name) + ": ppl=" + std::to_string(ppl) + " does not divide the " +
+                std::to_string(ppn) + " ranks per node; valid ppl: divisors of " +
+                std::to_string(ppn);
+    return r;
+  }
+  s.groups_per_region = ppn / s.ranks_per_leader;  // regions are nodes
+  return family_finish(std::move(r), layout);
+}
+
+Settled multileader_settings(const RankLayout& layout, const Params& params) {
+  return with_leaders(kMultileader, false, layout, params);
+}
+
+Settled multileader_node_aware_settings(const RankLayout& layout, const Params& params) {
+  return with_leaders(kMultileaderNodeAware, true, layout, params);
+}
+
+Settled node_aware_settings(const RankLayout& layout, const Params& params) {
+  Settled r = family_start(kNodeAware, layout, params);
+  r.settings.two_step = true;
+  r.settings.groups_per_region = std::max(1, equal_node_size(layout));
+  return family_finish(std::move(r), layout);
+}
+
+// groups=g: g regions of consecutive local ranks per node; groups=numa: one per NUMA domain.
+Settled locality_aware_settings(const RankLayout& layout, const Params& params) {
+  const long groups = params.integer("groups", 0, 1, INT_MAX, {{"numa", 0}});
+  Settled r = family_start(kLocalityAware, layout, params);
+  if (!r.refusal.empty()) return r;
+  const int ppn = equal_node_size(layout);
+  FamilySettings& s = r.settings;
+  s.two_step = true;
+  if (groups == 0) {
     s.parameters = "groups=numa";
     std::map<std::pair<int, int>, int> sizes;
-    s.region_of_rank = numa_regions(topology, &sizes);
+    s.region_of_rank = numa_regions(layout, &sizes);
     s.groups_per_region = sizes.begin()->second;
     for (const auto& [where, count] : sizes) {
       if (count == s.groups_per_region) continue;
@@ -345,44 +421,29 @@ Resolved resolve(std::string_view name, const ExchangeProblem& problem, const Pa
                   "; give groups=g instead";
       return r;
     }
-  } else {  // locality-aware in g groups of consecutive local ranks
-    s.two_step = true;
-    s.parameters = "groups=" + std::to_string(groups);
-    if (ppn % groups != 0) {
-      r.refusal = "locality-aware: groups=" + std::to_string(groups) + " does not divide the " +
-                  std::to_string(ppn) + " ranks per node; valid groups: divisors of " +
-                  std::to_string(ppn) + ", or numa";
-      return r;
-    }
-    s.groups_per_region = ppn / static_cast<int>(groups);
-    for (int rank = 0; rank < topology.size(); ++rank) {
-      s.region_of_rank[static_cast<std::size_t>(rank)] =
-          topology.local_rank_of(rank) / s.groups_per_region;
-    }
+    return family_finish(std::move(r), layout);
   }
-  r.refusal = schedule::node_aware_refusal(
-      NodeAwareShape{topology.size(), ppn, s.ranks_per_leader, s.groups_per_region});
-  if (!r.refusal.empty()) r.refusal = std::string(name) + ": " + r.refusal;
-  return r;
+  s.parameters = "groups=" + std::to_string(groups);
+  if (ppn % groups != 0) {
+    r.refusal = "locality-aware: groups=" + std::to_string(groups) + " does not divide the " +
+                std::to_string(ppn) + " ranks per node; valid groups: divisors of " +
+                std::to_string(ppn) + ", or numa";
+    return r;
+  }
+  s.groups_per_region = ppn / static_cast<int>(groups);
+  for (int rank = 0; rank < layout.size(); ++rank) {
+    s.region_of_rank[static_cast<std::size_t>(rank)] =
+        layout.local_rank_of(rank) / s.groups_per_region;
+  }
+  return family_finish(std::move(r), layout);
 }
 
+// auto times a row with each direct inner exchange.
 template <const std::string_view& kName>
-std::string family_refusal(const ExchangeProblem& problem, const Params& params) {
-  return resolve(kName, problem, params).refusal;
+std::vector<Spec> with_direct_inner(const RankLayout&, std::size_t) {
+  return {{std::string(kName), {{"inner", "pairwise"}}},
+          {std::string(kName), {{"inner", "nonblocking"}}}};
 }
-
-template <const std::string_view& kName>
-std::unique_ptr<Exchange> make_family(const ExchangeProblem& problem, const Params& params) {
-  Resolved r = resolve(kName, problem, params);
-  if (!r.refusal.empty()) throw UsageError(r.refusal);
-  return std::make_unique<NodeAwareFamilyExchange>(problem, std::move(r.settings));
-}
-
-constexpr std::string_view kHierarchical = "hierarchical";
-constexpr std::string_view kMultileader = "multileader";
-constexpr std::string_view kNodeAware = "node-aware";
-constexpr std::string_view kLocalityAware = "locality-aware";
-constexpr std::string_view kMultileaderNodeAware = "multileader-node-aware";
 
 constexpr ParamInfo kInner = {"inner", "pairwise",
                               "the flat backend spec of every inner all-to-all, e.g. "
@@ -408,69 +469,78 @@ constexpr std::string_view kMultileaderNodeAwareExamples[] = {
 
 }  // namespace
 
-const ExchangeInfo kHierarchicalExchange = {
+extern const ExchangeInfo kHierarchicalExchange = {
     .name = kHierarchical,
     .summary = "gather to one leader per node, all-to-all among leaders, scatter",
     .source = "seed node-aware-multileader §3.1, Algorithm 3",
     .layouts = "equal nodes",
     .params = kHierarchicalParams,
     .examples = kHierarchicalExamples,
-    .refusal = family_refusal<kHierarchical>,
-    .make = make_family<kHierarchical>,
+    .validate = refusal_of<hierarchical_settings>,
+    .make = make_settled<NodeAwareFamilyExchange, hierarchical_settings>,
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
+    .auto_candidates = with_direct_inner<kHierarchical>,
+    .hierarchical = true,
 };
 
-const ExchangeInfo kMultileaderExchange = {
+extern const ExchangeInfo kMultileaderExchange = {
     .name = kMultileader,
     .summary = "hierarchical with a leader per ppl ranks: gather, leaders' all-to-all, scatter",
     .source = "seed node-aware-multileader §3.1, Algorithm 3 with several leaders",
     .layouts = "equal nodes; ppl divides the node size",
     .params = kMultileaderParams,
     .examples = kMultileaderExamples,
-    .refusal = family_refusal<kMultileader>,
-    .make = make_family<kMultileader>,
+    .validate = refusal_of<multileader_settings>,
+    .make = make_settled<NodeAwareFamilyExchange, multileader_settings>,
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
+    .auto_candidates = with_direct_inner<kMultileader>,
+    .hierarchical = true,
 };
 
-const ExchangeInfo kNodeAwareExchange = {
+extern const ExchangeInfo kNodeAwareExchange = {
     .name = kNodeAware,
     .summary = "all-to-all among equal local ranks across nodes, then within each node",
     .source = "seed node-aware-multileader §3.2, Algorithm 4",
     .layouts = "equal nodes",
     .params = kHierarchicalParams,
     .examples = kNodeAwareExamples,
-    .refusal = family_refusal<kNodeAware>,
-    .make = make_family<kNodeAware>,
+    .validate = refusal_of<node_aware_settings>,
+    .make = make_settled<NodeAwareFamilyExchange, node_aware_settings>,
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
+    .auto_candidates = with_direct_inner<kNodeAware>,
+    .hierarchical = true,
 };
 
-const ExchangeInfo kLocalityAwareExchange = {
+extern const ExchangeInfo kLocalityAwareExchange = {
     .name = kLocalityAware,
     .summary = "node-aware over regions (NUMA domains or g groups per node) instead of nodes",
     .source = "seed node-aware-multileader §3.2, Algorithm 4 with local_comm a region",
     .layouts = "equal nodes; g divides the node size; numa: equal NUMA domains",
     .params = kLocalityParams,
     .examples = kLocalityExamples,
-    .refusal = family_refusal<kLocalityAware>,
-    .make = make_family<kLocalityAware>,
+    .validate = refusal_of<locality_aware_settings>,
+    .make = make_settled<NodeAwareFamilyExchange, locality_aware_settings>,
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
+    .auto_candidates = with_direct_inner<kLocalityAware>,
+    .hierarchical = true,
 };
 
-const ExchangeInfo kMultileaderNodeAwareExchange = {
+extern const ExchangeInfo kMultileaderNodeAwareExchange = {
     .name = kMultileaderNodeAware,
     .summary = "gather to leaders, node-aware all-to-all among the leaders, scatter",
     .source = "seed node-aware-multileader §3.3, Algorithm 5",
     .layouts = "equal nodes; ppl divides the node size",
     .params = kMultileaderParams,
     .examples = kMultileaderNodeAwareExamples,
-    .refusal = family_refusal<kMultileaderNodeAware>,
-    .make = make_family<kMultileaderNodeAware>,
+    .validate = refusal_of<multileader_node_aware_settings>,
+    .make = make_settled<NodeAwareFamilyExchange, multileader_node_aware_settings>,
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
+    .hierarchical = true,
 };
 
 }  // namespace a2afft::algorithms

@@ -375,42 +375,33 @@ constexpr std::string_view kMpml = "mpml";
 constexpr std::string_view kNmpml = "nmpml";
 constexpr std::string_view kOnmpml = "onmpml";
 
-struct Resolved {
-  SharedLeaderSettings settings;
-  std::string refusal;
-};
+// What each row fixes; the leaders come from the spec.
+constexpr SharedLeaderSettings kMpmlRow{kMpml, Placement::first, false, 0};
+constexpr SharedLeaderSettings kNmpmlRow{kNmpml, Placement::numa_spread, false, 0};
+constexpr SharedLeaderSettings kOnmpmlRow{kOnmpml, Placement::numa_spread, true, 0};
 
-Resolved resolve(std::string_view name, const ExchangeProblem& problem, const Params& params) {
-  const Topology& topology = problem.topology;
-  const std::vector<int>& sizes = topology.node_sizes();
-  const int smallest_node = *std::min_element(sizes.begin(), sizes.end());
+// `row` with its leaders: 1..the smallest node, by default one per NUMA domain.
+template <const SharedLeaderSettings& kRow>
+Resolved<SharedLeaderSettings> leader_settings(const RankLayout& layout, const Params& params) {
+  const int smallest_node = layout.smallest_node_size();
   int domains = INT_MAX;
-  for (int node = 0; node < topology.node_count(); ++node)
-    domains = std::min(domains, topology.numa_domains_on(node));
+  for (int node = 0; node < layout.node_count(); ++node)
+    domains = std::min(domains, layout.numa_domains_on(node));
   const long fallback = std::clamp(domains, 1, smallest_node);
   const long leaders = params.integer("leaders", fallback, 1, INT_MAX);
-  Resolved r{{name, name == kMpml ? Placement::first : Placement::numa_spread, name == kOnmpml,
-              static_cast<int>(leaders)},
-             ""};
+  Resolved<SharedLeaderSettings> r{kRow, ""};
+  r.settings.leaders = static_cast<int>(leaders);
   if (leaders > smallest_node) {
-    r.refusal = std::string(name) + ": leaders=" + std::to_string(leaders) + " exceeds the " +
+    r.refusal = std::string(kRow.name) + ": leaders=" + std::to_string(leaders) + " exceeds the " +
                 std::to_string(smallest_node) + " rank" + (smallest_node == 1 ? "" : "s") +
                 " of the smallest node; valid leaders: 1.." + std::to_string(smallest_node);
   }
   return r;
 }
 
-template <const std::string_view& kName>
-std::string shared_refusal(const ExchangeProblem& problem, const Params& params) {
-  return resolve(kName, problem, params).refusal;
-}
-
-template <const std::string_view& kName>
-std::unique_ptr<Exchange> make_shared_leaders(const ExchangeProblem& problem,
-                                              const Params& params) {
-  const Resolved r = resolve(kName, problem, params);
-  if (!r.refusal.empty()) throw UsageError(r.refusal);
-  return std::make_unique<SharedLeaderExchange>(problem, r.settings);
+// auto times onmpml, the overlapped one, with 1, 2 and the default leaders.
+std::vector<Spec> onmpml_candidates(const RankLayout&, std::size_t) {
+  return {{"onmpml", {}}, {"onmpml", {{"leaders", "1"}}}, {"onmpml", {{"leaders", "2"}}}};
 }
 
 constexpr ParamInfo kLeaderParams[] = {
@@ -423,40 +414,41 @@ constexpr std::string_view kLayouts = "any; leaders fit in the smallest node";
 
 }  // namespace
 
-const ExchangeInfo kMpmlExchange = {
+extern const ExchangeInfo kMpmlExchange = {
     .name = kMpml,
     .summary = "leaders 0..L-1 read node shared memory, one message per node pair",
     .source = "seed onmpml-glex §5.2, Algorithms 2 and 3 (multi-port multi-leader)",
     .layouts = kLayouts,
     .params = kLeaderParams,
     .examples = kMpmlExamples,
-    .refusal = shared_refusal<kMpml>,
-    .make = make_shared_leaders<kMpml>,
+    .validate = refusal_of<leader_settings<kMpmlRow>>,
+    .make = make_settled<SharedLeaderExchange, leader_settings<kMpmlRow>>,
     .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
 };
 
-const ExchangeInfo kNmpmlExchange = {
+extern const ExchangeInfo kNmpmlExchange = {
     .name = kNmpml,
     .summary = "mpml with the leaders spread over the node's NUMA domains",
     .source = "seed onmpml-glex §5.3, Algorithm 4 (NUMA-aware MPML)",
     .layouts = kLayouts,
     .params = kLeaderParams,
     .examples = kNmpmlExamples,
-    .refusal = shared_refusal<kNmpml>,
-    .make = make_shared_leaders<kNmpml>,
+    .validate = refusal_of<leader_settings<kNmpmlRow>>,
+    .make = make_settled<SharedLeaderExchange, leader_settings<kNmpmlRow>>,
     .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
 };
 
-const ExchangeInfo kOnmpmlExchange = {
+extern const ExchangeInfo kOnmpmlExchange = {
     .name = kOnmpml,
     .summary = "nmpml that sends each message once gathered and scatters each on arrival",
     .source = "seed onmpml-glex §5.4, Algorithm 5 (overlapped NMPML)",
     .layouts = kLayouts,
     .params = kLeaderParams,
     .examples = kOnmpmlExamples,
-    .refusal = shared_refusal<kOnmpml>,
-    .make = make_shared_leaders<kOnmpml>,
+    .validate = refusal_of<leader_settings<kOnmpmlRow>>,
+    .make = make_settled<SharedLeaderExchange, leader_settings<kOnmpmlRow>>,
     .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
+    .auto_candidates = onmpml_candidates,
 };
 
 }  // namespace a2afft::algorithms

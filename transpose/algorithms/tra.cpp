@@ -21,6 +21,7 @@
 #include "algorithms/tra.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -28,6 +29,8 @@
 #include "algorithms/block_transfer.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
+#include "schedule/block_grid.hpp"
+#include "schedule/cost_model.hpp"
 #include "schedule/tra.hpp"
 #include "topology/topology.hpp"
 
@@ -62,26 +65,28 @@ class TraExchange final : public Exchange {
     std::vector<long> slot(static_cast<std::size_t>(ranks), -1);
     std::size_t scratch_blocks = 0;
     for (long i = 1; i < ranks; ++i) {
-      if (rotation == TraRotation::copied || hops(i) > 1)
+      if (rotation == TraRotation::copied || schedule::tra_hops(i, radix).count > 1)
         slot[i] = static_cast<long>(scratch_blocks++);
     }
     std::size_t largest_round = 0;
     for (const schedule::TraRound& round : rounds) {
-      PlannedRound planned{static_cast<int>((rank + round.distance) % ranks),
-                           static_cast<int>((rank - round.distance % ranks + ranks) % ranks),
+      PlannedRound planned{static_cast<int>(schedule::rank_after(rank, round.distance, ranks)),
+                           static_cast<int>(schedule::rank_before(rank, round.distance, ranks)),
                            {},
                            {}};
       for (const long i : round.blocks) {
-        const bool first_hop = lowest_digit(i) == round.position;
-        const bool last_hop = highest_digit(i) == round.position;
+        const schedule::TraHops hops = schedule::tra_hops(i, radix);
+        const bool first_hop = hops.first_position == round.position;
+        const bool last_hop = hops.last_position == round.position;
         const auto scratch = BlockPlace{kScratch, static_cast<std::size_t>(slot[i])};
         const bool mapped = rotation == TraRotation::mapped;
         planned.outgoing.push_back(
-            mapped && first_hop ? BlockPlace{kSend, static_cast<std::size_t>((rank + i) % ranks)}
-                                : scratch);
+            mapped && first_hop
+                ? BlockPlace{kSend, static_cast<std::size_t>(schedule::rank_after(rank, i, ranks))}
+                : scratch);
         planned.incoming.push_back(
             mapped && last_hop
-                ? BlockPlace{kRecv, static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)}
+                ? BlockPlace{kRecv, static_cast<std::size_t>(schedule::rank_before(rank, i, ranks))}
                 : scratch);
       }
       if (needs_packing(planned)) largest_round = std::max(largest_round, round.blocks.size());
@@ -92,9 +97,10 @@ class TraExchange final : public Exchange {
     packed_in_.resize(largest_round * block_bytes);
     if (rotation == TraRotation::copied) {
       for (long i = 1; i < ranks; ++i) {
-        rotation_slots_.push_back({static_cast<std::size_t>((rank + i) % ranks),
-                                   static_cast<std::size_t>(slot[i]),
-                                   static_cast<std::size_t>((rank - i % ranks + ranks) % ranks)});
+        rotation_slots_.push_back(
+            {static_cast<std::size_t>(schedule::rank_after(rank, i, ranks)),
+             static_cast<std::size_t>(slot[i]),
+             static_cast<std::size_t>(schedule::rank_before(rank, i, ranks))});
       }
     }
   }
@@ -138,25 +144,6 @@ class TraExchange final : public Exchange {
   static bool needs_packing(const PlannedRound& round) {
     return round.outgoing.size() > 1 ||
            (round.outgoing.front().buffer == kScratch && round.incoming.front().buffer == kScratch);
-  }
-
-  long digits_of(long i, bool highest) const {
-    long found = -1;
-    for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
-      if (schedule::radix_digit(i, x, radix_) == 0) continue;
-      if (!highest) return x;
-      found = x;
-    }
-    return found;
-  }
-  long lowest_digit(long i) const { return digits_of(i, false); }
-  long highest_digit(long i) const { return digits_of(i, true); }
-  long hops(long i) const {
-    long count = 0;
-    for (int x = 0; x < schedule::radix_digits(i, radix_); ++x) {
-      count += schedule::radix_digit(i, x, radix_) != 0;
-    }
-    return count;
   }
 
   void exchange_round(const PlannedRound& round, long number, const std::byte* const* read_base,
@@ -203,31 +190,26 @@ class TraExchange final : public Exchange {
   std::vector<std::byte> packed_in_;
 };
 
-// Copies `rows` x `columns` blocks from row-major `from` to column-major `to`.
-void transpose_blocks(const std::byte* from, std::byte* to, std::size_t rows, std::size_t columns,
-                      std::size_t block_bytes) {
-  for (std::size_t row = 0; row < rows; ++row) {
-    for (std::size_t column = 0; column < columns; ++column) {
-      std::memcpy(to + (column * rows + row) * block_bytes,
-                  from + (row * columns + column) * block_bytes, block_bytes);
-    }
-  }
-}
+// tra2's radices: r1 among a node's ranks, r2 among the nodes.
+struct Tra2Settings {
+  long intra_radix;
+  long inter_radix;
+};
 
 class Tra2Exchange final : public Exchange {
  public:
-  Tra2Exchange(const ExchangeProblem& problem, long intra_radix, long inter_radix)
+  Tra2Exchange(const ExchangeProblem& problem, Tra2Settings settings)
       : block_bytes_(problem.block_bytes),
         ranks_per_node_(static_cast<std::size_t>(problem.topology.node_size(0))),
         nodes_(static_cast<std::size_t>(problem.topology.node_count())),
-        intra_radix_(intra_radix),
-        inter_radix_(inter_radix),
+        intra_radix_(settings.intra_radix),
+        inter_radix_(settings.inter_radix),
         same_local_rank_comm_(mpi::Comm::split(
             problem.topology.comm(), problem.topology.local_rank(), problem.topology.node())),
-        intra_(make_tra_plan(problem.topology.node_comm(), nodes_ * block_bytes_, intra_radix,
-                             TraRotation::mapped)),
+        intra_(make_tra_plan(problem.topology.node_comm(), nodes_ * block_bytes_,
+                             settings.intra_radix, TraRotation::mapped)),
         inter_(make_tra_plan(same_local_rank_comm_.get(), ranks_per_node_ * block_bytes_,
-                             inter_radix, TraRotation::mapped)),
+                             settings.inter_radix, TraRotation::mapped)),
         rank_of_place_(static_cast<std::size_t>(problem.topology.size()), -1) {
     const Topology& topology = problem.topology;
     for (int rank = 0; rank < topology.size(); ++rank) {
@@ -274,7 +256,8 @@ class Tra2Exchange final : public Exchange {
     {
       // second_ is [source local rank][destination node]; the inter phase wants it by node.
       const auto timed = phase("pack");
-      transpose_blocks(second_.data(), first_.data(), ranks_per_node_, nodes_, block_bytes_);
+      schedule::transpose_block_grid(second_.data(), first_.data(), ranks_per_node_, nodes_,
+                                     block_bytes_);
     }
     std::byte* arrivals = numbered_by_node_ ? recv : second_.data();
     {
@@ -311,12 +294,58 @@ long radix_param(const Params& params, std::string_view key, long ranks, long fa
   return params.integer(key, fallback, 2, std::max(2L, ranks));
 }
 
-std::unique_ptr<Exchange> make_tra(const ExchangeProblem& problem, const Params& params) {
-  const long ranks = problem.topology.size();
+struct TraSettings {
+  long radix;
+  TraRotation rotation;
+};
+
+Resolved<TraSettings> tra_settings(const RankLayout& layout, const Params& params) {
+  const long ranks = layout.size();
   const long radix = radix_param(params, "radix", ranks, schedule::default_radix(ranks));
   const bool copied = params.word("rotation", "mapped", {"mapped", "copied"}) == "copied";
-  return make_tra_plan(problem.topology.comm(), problem.block_bytes, radix,
-                       copied ? TraRotation::copied : TraRotation::mapped);
+  return {{radix, copied ? TraRotation::copied : TraRotation::mapped}, ""};
+}
+
+std::unique_ptr<Exchange> make_tra(const ExchangeProblem& problem, const Params& params) {
+  const TraSettings settings = tra_settings(problem.topology.layout(), params).settings;
+  return make_tra_plan(problem.topology.comm(), problem.block_bytes, settings.radix,
+                       settings.rotation);
+}
+
+long integer_sqrt_ceil(long value) {
+  long root = 0;
+  while (root * root < value)
+    ++root;
+  return root;
+}
+
+// The model's best tra radix for this block size, with the model's default link costs.
+long model_radix(const RankLayout& layout, std::size_t block_bytes) {
+  const long ranks = layout.size();
+  const long per_node = layout.nodes_equal() ? layout.node_size(0) : 1;
+  const schedule::ModelInputs inputs{
+      ranks, per_node, block_bytes, {0.5e-6, 0.05e-9}, {2e-6, 0.1e-9}};
+  long best = 2;
+  double best_seconds = INFINITY;
+  for (long radix = 2; radix <= std::max(2L, ranks); ++radix) {
+    const double seconds = schedule::model_tra(inputs, radix).seconds;
+    if (seconds < best_seconds) {
+      best_seconds = seconds;
+      best = radix;
+    }
+  }
+  return best;
+}
+
+// auto times tra at radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and the model's best.
+std::vector<Spec> tra_candidates(const RankLayout& layout, std::size_t block_bytes) {
+  const long ranks = layout.size();
+  const long root = integer_sqrt_ceil(ranks);
+  std::vector<Spec> specs;
+  for (const long radix : {2L, root - 1, root, root + 1, ranks, model_radix(layout, block_bytes)}) {
+    if (radix >= 2 && radix <= ranks) specs.push_back({"tra", {{"radix", std::to_string(radix)}}});
+  }
+  return specs;
 }
 
 std::unique_ptr<Exchange> make_bruck(const ExchangeProblem& problem, const Params&) {
@@ -324,17 +353,31 @@ std::unique_ptr<Exchange> make_bruck(const ExchangeProblem& problem, const Param
                                        TraRotation::mapped, "bruck");
 }
 
-std::string tra2_refusal(const ExchangeProblem& problem, const Params&) {
-  if (problem.topology.nodes_equal()) return {};
-  return "tra2 needs nodes of equal size; factor runs on any layout";
+// The radices' ranges depend on the node size, so on unequal nodes only the refusal is known.
+Resolved<Tra2Settings> tra2_settings(const RankLayout& layout, const Params& params) {
+  if (!layout.nodes_equal())
+    return {{}, "tra2 needs nodes of equal size; factor runs on any layout"};
+  const long ranks_per_node = layout.node_size(0);
+  const long nodes = layout.node_count();
+  return {{radix_param(params, "r1", ranks_per_node, schedule::default_radix(ranks_per_node)),
+           radix_param(params, "r2", nodes, std::max(2L, nodes))},
+          ""};
 }
 
-std::unique_ptr<Exchange> make_tra2(const ExchangeProblem& problem, const Params& params) {
-  const long ranks_per_node = problem.topology.node_size(0);
-  const long nodes = problem.topology.node_count();
-  return std::make_unique<Tra2Exchange>(
-      problem, radix_param(params, "r1", ranks_per_node, schedule::default_radix(ranks_per_node)),
-      radix_param(params, "r2", nodes, std::max(2L, nodes)));
+// auto times tra2 at r1 in {2, ceil sqrt Q, Q} and r2 in {2, N}.
+std::vector<Spec> tra2_candidates(const RankLayout& layout, std::size_t) {
+  std::vector<Spec> specs;
+  if (!layout.nodes_equal()) return specs;
+  const long per_node = layout.node_size(0);
+  const long nodes = layout.node_count();
+  for (const long r1 : {2L, integer_sqrt_ceil(per_node), per_node}) {
+    for (const long r2 : {2L, nodes}) {
+      if (r1 >= 2 && r1 <= std::max(2L, per_node) && r2 >= 2 && r2 <= std::max(2L, nodes)) {
+        specs.push_back({"tra2", {{"r1", std::to_string(r1)}, {"r2", std::to_string(r2)}}});
+      }
+    }
+  }
+  return specs;
 }
 
 constexpr ParamInfo kTraParams[] = {
@@ -358,40 +401,42 @@ std::unique_ptr<Exchange> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, 
   return std::make_unique<TraExchange>(comm, block_bytes, radix, rotation, "tra");
 }
 
-const ExchangeInfo kTraExchange = {
+extern const ExchangeInfo kTraExchange = {
     .name = "tra",
     .summary = "tunable-radix Bruck: r-1 rounds per base-r digit, blocks packed per round",
     .source = "seed tra-tra2-configurable §III",
     .layouts = "any",
     .params = kTraParams,
     .examples = kTraExamples,
-    .refusal = nullptr,
+    .validate = refusal_of<tra_settings>,
     .make = make_tra,
     .scratch = {.rank_buffers = 3},  // scratch, packed round out and in
+    .auto_candidates = tra_candidates,
 };
 
-const ExchangeInfo kBruckExchange = {
+extern const ExchangeInfo kBruckExchange = {
     .name = "bruck",
     .summary = "Bruck's algorithm: tra with radix 2, ceil(log2 P) rounds",
     .source = "Bruck et al. 1997; seed tra-tra2-configurable §III with r = 2",
     .layouts = "any",
     .params = {},
     .examples = kBruckExamples,
-    .refusal = nullptr,
+    .validate = nullptr,
     .make = make_bruck,
     .scratch = {.rank_buffers = 3},  // scratch, packed round out and in
 };
 
-const ExchangeInfo kTra2Exchange = {
+extern const ExchangeInfo kTra2Exchange = {
     .name = "tra2",
     .summary = "two-layer TRA: intra-node TRA (radix r1), then inter-node TRA (radix r2)",
     .source = "seed tra-tra2-configurable §IV",
     .layouts = "equal nodes",
     .params = kTra2Params,
     .examples = kTra2Examples,
-    .refusal = tra2_refusal,
-    .make = make_tra2,
+    .validate = refusal_of<tra2_settings>,
+    .make = make_settled<Tra2Exchange, tra2_settings>,
     .scratch = {.rank_buffers = 8},  // two repack buffers and two inner tra plans
+    .auto_candidates = tra2_candidates,
 };
 
 }  // namespace a2afft::algorithms

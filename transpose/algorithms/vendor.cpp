@@ -33,20 +33,22 @@ class VendorExchange final : public Exchange {
   mpi::ContiguousBytes block_;
 };
 
+constexpr std::string_view kName = "mpi";
 constexpr std::string_view kExamples[] = {"mpi"};
 
 }  // namespace
 
-const ExchangeInfo kVendorExchange = {
-    .name = "mpi",
+extern const ExchangeInfo kVendorExchange = {
+    .name = kName,
     .summary = "the MPI library's own MPI_Alltoall (the reference)",
     .source = "vendor",
     .layouts = "any",
     .params = {},
     .examples = kExamples,
-    .refusal = nullptr,
+    .validate = nullptr,
     .make = make_plan<VendorExchange>,
     .scratch = {},
+    .auto_candidates = defaults_only<kName>,
 };
 
 }  // namespace a2afft::algorithms

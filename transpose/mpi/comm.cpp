@@ -1,5 +1,6 @@
 #include "mpi/comm.hpp"
 
+#include <climits>
 #include <string>
 #include <utility>
 
@@ -37,6 +38,16 @@ std::string broadcast(std::string text, int root, MPI_Comm comm) {
   text.resize(static_cast<std::size_t>(length));
   check(MPI_Bcast(text.data(), length, MPI_CHAR, root, comm), "MPI_Bcast(text)");
   return text;
+}
+
+RankMessage agreed_message(const std::string& local, MPI_Comm comm) {
+  int rank = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  const int mine = local.empty() ? INT_MAX : rank;
+  int lowest = INT_MAX;
+  check(MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce(lowest rank)");
+  if (lowest == INT_MAX) return {};
+  return {lowest, broadcast(local, lowest, comm)};
 }
 
 Comm::Comm(MPI_Comm adopted) : comm_(adopted) {

@@ -20,6 +20,18 @@ void check(int rc, std::string_view call, Peers peers = {});
 /// `root`'s `text` on every rank of `comm`; collective.
 std::string broadcast(std::string text, int root, MPI_Comm comm);
 
+/// What the lowest rank with something to say said, known to every rank of `comm`.
+struct RankMessage {
+  int rank = -1;     // -1: no rank had anything to say
+  std::string text;  // that rank's `local`
+  bool empty() const { return rank < 0; }
+};
+
+/// Agreement on one error or failure: every rank passes its `local` message ("" when all is
+/// well) and gets the lowest such rank's, so all ranks throw or report alike and none waits
+/// alone in a later collective. Collective over `comm`.
+RankMessage agreed_message(const std::string& local, MPI_Comm comm);
+
 /// Owns one communicator (never MPI_COMM_WORLD/SELF) and frees it on destruction.
 /// Internal communicators return errors instead of aborting, so failures carry context.
 class Comm {

@@ -1,6 +1,7 @@
 #include "schedule/factor.hpp"
 
 #include <algorithm>
+#include <climits>
 #include <numeric>
 #include <utility>
 
@@ -111,6 +112,46 @@ long clustered_inter_node_steps(const std::vector<int>& node_sizes, int node) {
   const long ranks = std::accumulate(node_sizes.begin(), node_sizes.end(), 0L);
   const long size = node_sizes[static_cast<std::size_t>(node)];
   return size * (ranks - size);
+}
+
+FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes) {
+  const int ranks = std::accumulate(node_sizes.begin(), node_sizes.end(), 0);
+  std::vector<int> node_of;
+  for (std::size_t node = 0; node < node_sizes.size(); ++node)
+    node_of.insert(node_of.end(), static_cast<std::size_t>(node_sizes[node]),
+                   static_cast<int>(node));
+  FactorNodeLoad load;
+  load.steps = factor_rounds(ranks);
+  std::vector<long> busy_steps(node_sizes.size(), 0);
+  std::vector<long> talking(node_sizes.size(), 0);
+  for (int round = 0; round < load.steps; ++round) {
+    std::fill(talking.begin(), talking.end(), 0);
+    for (int rank = 0; rank < ranks; ++rank) {
+      const int node = node_of[static_cast<std::size_t>(rank)];
+      if (node_of[static_cast<std::size_t>(factor_partner(round, rank, ranks))] != node)
+        ++talking[static_cast<std::size_t>(node)];
+    }
+    for (std::size_t node = 0; node < node_sizes.size(); ++node) {
+      if (talking[node] > 0) ++busy_steps[node];
+      load.most_off_node_at_once = std::max(load.most_off_node_at_once, talking[node]);
+    }
+  }
+  load.fewest_inter_node_steps = *std::min_element(busy_steps.begin(), busy_steps.end());
+  load.most_inter_node_steps = *std::max_element(busy_steps.begin(), busy_steps.end());
+  return load;
+}
+
+FactorNodeLoad clustered_node_load(const std::vector<int>& node_sizes) {
+  FactorNodeLoad load;
+  load.steps = clustered_steps(node_sizes);
+  load.fewest_inter_node_steps = LONG_MAX;
+  for (int node = 0; node < static_cast<int>(node_sizes.size()); ++node) {
+    const long steps = clustered_inter_node_steps(node_sizes, node);
+    load.fewest_inter_node_steps = std::min(load.fewest_inter_node_steps, steps);
+    load.most_inter_node_steps = std::max(load.most_inter_node_steps, steps);
+  }
+  load.most_off_node_at_once = node_sizes.size() > 1 ? 1 : 0;
+  return load;
 }
 
 }  // namespace a2afft::schedule

@@ -18,6 +18,19 @@ int factor_partner(int round, int rank, int ranks);
 /// The partners of `rank` in round order: every rank, itself included, exactly once.
 std::vector<int> factor_partners(int rank, int ranks);
 
+/// How a factor schedule loads the network ports of nodes of `node_sizes` ranks (numbered node
+/// by node): its steps, the steps in which a node has a rank talking off-node (fewest and most
+/// over nodes), and the most of a node's ranks talking off-node in one step.
+struct FactorNodeLoad {
+  long steps = 0;
+  long fewest_inter_node_steps = 0;
+  long most_inter_node_steps = 0;
+  long most_off_node_at_once = 0;
+};
+
+/// The flat factor schedule's load, counted round by round (P^2 work).
+FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes);
+
 }  // namespace a2afft::schedule
 
 // ClusteredAllToAll, the hierarchical factor algorithm (seed §3, Fig. 2, Theorem 1), for nodes
@@ -48,5 +61,8 @@ long clustered_steps(const std::vector<int>& node_sizes);
 /// Steps in which a rank of `node` exchanges with another node: size(U) * (P - size(U)), one
 /// per pair of its ranks with a rank elsewhere (each exchange carries both directions).
 long clustered_inter_node_steps(const std::vector<int>& node_sizes, int node);
+
+/// ClusteredAllToAll's load by Theorem 1's closed forms: one rank per node talks at a time.
+FactorNodeLoad clustered_node_load(const std::vector<int>& node_sizes);
 
 }  // namespace a2afft::schedule

@@ -40,10 +40,4 @@ struct NodeAwareShape {
 /// Why `shape` cannot be built ("" when it can): every divisor relation the family needs.
 std::string node_aware_refusal(const NodeAwareShape& shape);
 
-/// Block moves of the repacks: `to[column][row] = from[row][column]` over a rows x columns
-/// grid of chunks; (row, column) -> position in `to`, in chunks.
-inline std::size_t transposed_chunk(std::size_t row, std::size_t column, std::size_t rows) {
-  return column * rows + row;
-}
-
 }  // namespace a2afft::schedule

@@ -22,6 +22,25 @@ long integer_power(long radix, int exponent) {
   return result;
 }
 
+long rank_after(long rank, long distance, long ranks) {
+  return (rank + distance % ranks) % ranks;
+}
+
+long rank_before(long rank, long distance, long ranks) {
+  return (rank - distance % ranks + ranks) % ranks;
+}
+
+TraHops tra_hops(long distance, long radix) {
+  TraHops hops;
+  for (int position = 0; position < radix_digits(distance, radix); ++position) {
+    if (radix_digit(distance, position, radix) == 0) continue;
+    ++hops.count;
+    if (hops.first_position < 0) hops.first_position = position;
+    hops.last_position = position;
+  }
+  return hops;
+}
+
 std::vector<TraRound> tra_rounds(long ranks, long radix) {
   std::vector<TraRound> rounds;
   const int width = radix_digits(ranks - 1, radix);

@@ -26,6 +26,20 @@ struct TraRound {
 /// The non-empty rounds for `ranks` >= 1 and 2 <= `radix`, x ascending then z ascending.
 std::vector<TraRound> tra_rounds(long ranks, long radix);
 
+/// The rank `distance` further on, and the one `distance` back, modulo `ranks`: round (x, z)
+/// sends to rank_after(rank, z r^x) and receives from rank_before(rank, z r^x); the block at
+/// distance i leaves for rank_after(rank, i) and arrives from rank_before(rank, i).
+long rank_after(long rank, long distance, long ranks);
+long rank_before(long rank, long distance, long ranks);
+
+/// The way of the block at distance i: one hop per non-zero base-r digit, lowest digit first.
+struct TraHops {
+  int count = 0;
+  int first_position = -1;  // the digit of its first hop (it leaves the send buffer); -1: none
+  int last_position = -1;   // the digit of its last hop (it lands in the receive buffer)
+};
+TraHops tra_hops(long distance, long radix);
+
 /// K and D.
 struct TraCounts {
   long rounds = 0;

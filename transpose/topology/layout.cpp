@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <numeric>
+#include <set>
 
 #include "error.hpp"
 
@@ -146,6 +147,70 @@ std::vector<int> resolve_numa(const NodeLayout& layout,
     numa_of_rank.push_back(static_cast<int>(local * domains / size));
   }
   return numa_of_rank;
+}
+
+RankLayout::RankLayout(NodeLayout nodes, std::vector<int> numa_of_rank)
+    : nodes_(std::move(nodes)), numa_of_rank_(std::move(numa_of_rank)) {}
+
+RankLayout RankLayout::of_node_sizes(const std::vector<int>& node_sizes, int numa_per_node) {
+  std::string sizes;
+  for (const int size : node_sizes)
+    sizes += (sizes.empty() ? "" : ",") + std::to_string(size);
+  LayoutRequest request;
+  request.node_sizes = LayoutSetting{"node sizes", sizes};
+  request.numa_per_node = LayoutSetting{"NUMA domains per node", std::to_string(numa_per_node)};
+  const int ranks = std::accumulate(node_sizes.begin(), node_sizes.end(), 0);
+  NodeLayout nodes =
+      resolve_node_layout(std::vector<int>(static_cast<std::size_t>(ranks), 0), {}, request);
+  std::vector<int> numa = resolve_numa(nodes, {}, request);
+  return RankLayout(std::move(nodes), std::move(numa));
+}
+
+RankLayout RankLayout::subset(const std::vector<int>& ranks) const {
+  std::vector<int> node_of_rank, numa_of_rank;
+  for (const int rank : ranks) {
+    node_of_rank.push_back(node_of(rank));
+    numa_of_rank.push_back(numa_of(rank));
+  }
+  NodeLayout nodes = resolve_node_layout(node_of_rank, {}, LayoutRequest{});
+  nodes.virtual_origin = nodes_.virtual_origin;
+  return RankLayout(std::move(nodes), std::move(numa_of_rank));
+}
+
+bool RankLayout::nodes_equal() const {
+  return std::adjacent_find(nodes_.node_sizes.begin(), nodes_.node_sizes.end(),
+                            std::not_equal_to<>()) == nodes_.node_sizes.end();
+}
+
+int RankLayout::largest_node_size() const {
+  return *std::max_element(nodes_.node_sizes.begin(), nodes_.node_sizes.end());
+}
+
+int RankLayout::smallest_node_size() const {
+  return *std::min_element(nodes_.node_sizes.begin(), nodes_.node_sizes.end());
+}
+
+int RankLayout::numa_domains_on(int node) const {
+  std::set<int> domains;
+  for (int rank = 0; rank < size(); ++rank) {
+    if (node_of(rank) == node) domains.insert(numa_of(rank));
+  }
+  return static_cast<int>(domains.size());
+}
+
+std::string RankLayout::describe() const {
+  std::string text = std::to_string(size()) + (size() == 1 ? " rank, " : " ranks, ") +
+                     std::to_string(node_count()) + (node_count() == 1 ? " node" : " nodes");
+  if (nodes_equal()) {
+    text += " of " + std::to_string(node_size(0));
+  } else {
+    std::string sizes;
+    for (int size : nodes_.node_sizes)
+      sizes += (sizes.empty() ? "" : "+") + std::to_string(size);
+    text += " of " + sizes;
+  }
+  if (is_virtual()) text += " (virtual: " + nodes_.virtual_origin + ")";
+  return text;
 }
 
 }  // namespace a2afft

@@ -58,8 +58,9 @@ Topology::Topology(MPI_Comm comm, const LayoutRequest& request)
     oversubscribed_ = oversubscribed_ || ranks > cores_on_host[host];
   }
 
-  layout_ = resolve_node_layout(real_node_of_rank, host_of_rank_, request);
-  numa_of_rank_ = resolve_numa(layout_, hardware_numa_of_rank, request);
+  NodeLayout nodes = resolve_node_layout(real_node_of_rank, host_of_rank_, request);
+  std::vector<int> numa_of_rank = resolve_numa(nodes, hardware_numa_of_rank, request);
+  layout_ = RankLayout(std::move(nodes), std::move(numa_of_rank));
   numa_origin_ = request.numa_per_node ? "virtual: " + request.numa_per_node->quoted()
                  : hwloc_saw_numa      ? "hwloc"
                                        : "hwloc: one domain";
@@ -76,46 +77,14 @@ Topology::Topology(const Topology& parent, MPI_Comm subset)
   mpi::check(
       MPI_Allgather(&parent_rank, 1, MPI_INT, parent_of_rank.data(), 1, MPI_INT, comm_.get()),
       "MPI_Allgather(parent ranks)");
-  std::vector<int> node_of_rank;
   std::set<std::string> hosts;
   for (const int p : parent_of_rank) {
-    node_of_rank.push_back(parent.node_of(p));
-    numa_of_rank_.push_back(parent.numa_of(p));
     host_of_rank_.push_back(parent.host_of(p));
     hosts.insert(host_of_rank_.back());
   }
   host_count_ = static_cast<int>(hosts.size());
-  layout_ = resolve_node_layout(node_of_rank, host_of_rank_, LayoutRequest{});
-  layout_.virtual_origin = parent.layout_.virtual_origin;
+  layout_ = parent.layout_.subset(parent_of_rank);
   node_comm_ = mpi::Comm::split(comm_.get(), node(), rank());
-}
-
-bool Topology::nodes_equal() const {
-  return std::adjacent_find(layout_.node_sizes.begin(), layout_.node_sizes.end(),
-                            std::not_equal_to<>()) == layout_.node_sizes.end();
-}
-
-int Topology::numa_domains_on(int node) const {
-  std::set<int> domains;
-  for (int rank = 0; rank < size(); ++rank) {
-    if (node_of(rank) == node) domains.insert(numa_of(rank));
-  }
-  return static_cast<int>(domains.size());
-}
-
-std::string Topology::describe_layout() const {
-  std::string text = std::to_string(size()) + (size() == 1 ? " rank, " : " ranks, ") +
-                     std::to_string(node_count()) + (node_count() == 1 ? " node" : " nodes");
-  if (nodes_equal()) {
-    text += " of " + std::to_string(node_size(0));
-  } else {
-    std::string sizes;
-    for (int size : layout_.node_sizes)
-      sizes += (sizes.empty() ? "" : "+") + std::to_string(size);
-    text += " of " + sizes;
-  }
-  if (is_virtual()) text += " (virtual: " + layout_.virtual_origin + ")";
-  return text;
 }
 
 }  // namespace a2afft

@@ -2,7 +2,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,24 +33,22 @@ class Topology {
 
   int node() const { return node_of(rank()); }
   int local_rank() const { return local_rank_of(rank()); }
-  int node_count() const { return static_cast<int>(layout_.node_sizes.size()); }
-  int node_of(int rank) const { return layout_.node_of_rank[static_cast<std::size_t>(rank)]; }
-  int local_rank_of(int rank) const {
-    return layout_.local_rank_of_rank[static_cast<std::size_t>(rank)];
-  }
-  int node_size(int node) const { return layout_.node_sizes[static_cast<std::size_t>(node)]; }
-  const std::vector<int>& node_sizes() const { return layout_.node_sizes; }
-  int leader_of(int node) const { return layout_.leader_of_node[static_cast<std::size_t>(node)]; }
-  bool nodes_equal() const;
+  /// Where every rank lives, as plain data: what backends validate their specs against.
+  const RankLayout& layout() const { return layout_; }
+  int node_count() const { return layout_.node_count(); }
+  int node_of(int rank) const { return layout_.node_of(rank); }
+  int local_rank_of(int rank) const { return layout_.local_rank_of(rank); }
+  int node_size(int node) const { return layout_.node_size(node); }
+  const std::vector<int>& node_sizes() const { return layout_.node_sizes(); }
+  int leader_of(int node) const { return layout_.leader_of(node); }
+  bool nodes_equal() const { return layout_.nodes_equal(); }
   /// Ranks on the largest node.
-  int largest_node_size() const {
-    return *std::max_element(layout_.node_sizes.begin(), layout_.node_sizes.end());
-  }
+  int largest_node_size() const { return layout_.largest_node_size(); }
 
   int numa_domain() const { return numa_of(rank()); }
-  int numa_of(int rank) const { return numa_of_rank_[static_cast<std::size_t>(rank)]; }
+  int numa_of(int rank) const { return layout_.numa_of(rank); }
   /// Distinct NUMA domains among the ranks of `node`.
-  int numa_domains_on(int node) const;
+  int numa_domains_on(int node) const { return layout_.numa_domains_on(node); }
   /// "hwloc", "one domain (no hwloc information)", or the virtual setting.
   const std::string& numa_origin() const { return numa_origin_; }
 
@@ -61,17 +58,16 @@ class Topology {
   int host_count() const { return host_count_; }
   /// True when some host runs more ranks than it has cores: times then prove correctness only.
   bool oversubscribed() const { return oversubscribed_; }
-  bool is_virtual() const { return !layout_.virtual_origin.empty(); }
+  bool is_virtual() const { return layout_.is_virtual(); }
 
   /// One line, e.g. `6 ranks, 3 nodes of 3+1+2 (virtual: A2AFFT_NODE_SIZES=3,1,2)`.
-  std::string describe_layout() const;
+  std::string describe_layout() const { return layout_.describe(); }
 
  private:
   mpi::Comm comm_;
   mpi::Comm shared_memory_comm_;
-  NodeLayout layout_;
+  RankLayout layout_;
   mpi::Comm node_comm_;
-  std::vector<int> numa_of_rank_;
   std::vector<std::string> host_of_rank_;
   std::string numa_origin_;
   int host_count_ = 1;
