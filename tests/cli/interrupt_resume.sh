@@ -85,6 +85,20 @@ resumed=$("$study_runs" interrupt/cut.json interrupt/cut.csv) || fail "resumed r
 echo "resumed: $resumed"
 [ "$resumed" = "$clean" ] || fail "resumed: $resumed; a clean run: $clean"
 
+echo "== --resume with another deck's results is refused, not started over"
+sed 's/^iters = 300$/iters = 301/' "$deck" >interrupt/other.toml
+# (Without mpirun's wait after a non-zero exit; the signals above need it: mpirun sends SIGKILL
+# that long after SIGTERM.)
+OMPI_MCA_odls_base_sigkill_timeout=0 "${launcher[@]}" "$a2afft" run interrupt/other.toml \
+  --output interrupt/cut --resume \
+  >interrupt/other.out 2>&1
+status=$?
+cat interrupt/other.out
+[ "$status" -eq 2 ] || fail "exit status $status, expected 2"
+grep -q "^a2afft: error: --resume: run 1 in interrupt/cut.json is '.*--iters 300.*', but interrupt/other.toml runs '.*--iters 301.*' there" \
+  interrupt/other.out || fail "not the expected error"
+"$study_runs" interrupt/cut.json interrupt/cut.csv >/dev/null || fail "the refusal changed the results"
+
 echo "== SIGINT to a2afft run without mpirun"
 interrupt INT interrupt/single "$a2afft" run "$deck" --output interrupt/single
 [ "$status" -eq 130 ] || fail "exit status $status after SIGINT, expected 130"
