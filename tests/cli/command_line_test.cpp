@@ -1,9 +1,10 @@
-// Bad input on the command line: each case runs `a2afft ARGS...` in process on every rank
-// (run_command_line, exactly what main() runs) and must give exit code 2 on every rank and
-// exactly one `a2afft: error:` line, on rank 0, matching the case's regex: one clear line,
-// never a hang, a crash or a silent success. One mpirun per rank count runs all of that rank
-// count's cases (ctest cli.errors.np<N>); a few of them also run end to end through the real
-// binary (cli.error.* in tests/CMakeLists.txt).
+// The command line in process (run_command_line, exactly what main() runs), one mpirun per
+// rank count for many cases (ctest cli.command_line.np<N>):
+// - bad input: each case runs `a2afft ARGS...` on every rank and must give exit code 2 on every
+//   rank and exactly one `a2afft: error:` line, on rank 0, matching the case's regex: one clear
+//   line, never a hang, a crash or a silent success. A few also run end to end through the real
+//   binary (cli.error.* in tests/CMakeLists.txt).
+// - the shipped decks pass `a2afft run --dry-run` at the 4 ranks they are written for.
 
 #include <mpi.h>
 #include <stdlib.h>
@@ -196,6 +197,22 @@ TEST(CliErrors, EveryCaseHasARegisteredRankCount) {
   for (const ErrorCase& error_case : error_cases()) {
     EXPECT_TRUE(error_case.ranks >= 1 && error_case.ranks <= A2AFFT_ERROR_CASE_MAX_RANKS)
         << error_case.name << " runs at " << error_case.ranks << " ranks";
+  }
+}
+
+// Every shipped deck expands to commands that parse and whose values check, at 4 ranks (its
+// grids are for 4); the decks' runs themselves are cli.deck_*_runs.
+TEST(ShippedDecks, pass_the_dry_run_at_four_ranks) {
+  if (world_size() != 4) GTEST_SKIP() << "the shipped decks are for 4 ranks: cli.command_line.np4";
+  for (const std::string deck : {"demo", "radix-sweep", "hpcc-fft", "compare-all"}) {
+    SCOPED_TRACE(deck);
+    std::ostringstream err;
+    const std::string path = std::string(A2AFFT_SOURCE_DIR) + "/inputs/" + deck + ".toml";
+    const int code = a2afft::commands::run_command_line({"run", path, "--dry-run"}, err);
+    int highest_code = 0;
+    MPI_Allreduce(&code, &highest_code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    EXPECT_EQ(highest_code, 0) << err.str();
+    EXPECT_EQ(err.str(), "");
   }
 }
 
