@@ -328,7 +328,8 @@ TEST_P(Stress, plans_on_different_communicators_interleave_on_communicators_of_t
   EXPECT_EQ(agreed_failure(failure), "") << GetParam() << " on " << topology().describe_layout();
 }
 
-INSTANTIATE_TEST_SUITE_P(Registry, Stress, ::testing::ValuesIn(testing_support::backend_names()),
+INSTANTIATE_TEST_SUITE_P(Registry, Stress,
+                         ::testing::ValuesIn(testing_support::backend_specs_to_check()),
                          testing_support::SpecParamName());
 
 // A plan built with 16-byte blocks on rank 0 and 32-byte blocks on rank 1: rank 0's receive
