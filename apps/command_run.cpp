@@ -1,19 +1,26 @@
 // `a2afft run DECK.toml`: a study. The deck expands to a2afft command lines (deck.hpp); all of
 // them are checked before the first runs, then each runs in this process exactly as it would on
 // the command line, with a progress bar on rank 0's stderr. The results of every run go into one
-// JSON and one CSV file (schemas in the README), ready for scripts/plot.
+// JSON and one CSV file (schemas in the README), ready for scripts/plot. Both are written after
+// every run, so an interrupted study (SIGINT, SIGTERM) keeps its finished runs, and --resume
+// runs only the rest.
 
 #include <fftw3.h>
 #include <mpi.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "commands.hpp"
 #include "deck.hpp"
@@ -34,6 +41,7 @@ struct RunOptions {
   std::string deck_path;
   std::string output;  // overrides [study] output
   bool dry_run = false;
+  bool resume = false;  // keep the runs already in the results, run the rest
 };
 
 // Runs `args` (subcommand first) through a fresh copy of the command line interface; `parse_only`
@@ -77,45 +85,68 @@ void check_values(const deck::Invocation& invocation, int ranks) {
 }
 
 // Rank 0's progress on stderr: a bar with run k/n and an ETA on a terminal, lines otherwise.
+// Each line goes out whole, in one write, after stdout is flushed. Under mpirun stdout (a pty)
+// and stderr (a pipe) reach the terminal through mpirun, which forwards each as it reads it,
+// so a line written in pieces breaks in two and one written just before or after a table can
+// land inside it; when stdout and stderr are different files, mpirun gets a moment to forward
+// one before the other follows (a few tens of milliseconds per run).
 class Progress {
  public:
-  explicit Progress(std::size_t total)
-      : total_(total), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()) {}
+  // `first`: the run this process starts at (after the runs --resume keeps).
+  Progress(std::size_t total, std::size_t first)
+      : total_(total), first_(first), tty_(isatty(STDERR_FILENO) != 0), start_(Clock::now()) {}
 
   void begin(std::size_t index, const deck::Invocation& invocation) const {
-    if (!is_printing_rank()) return;
     const double elapsed = seconds_since_start();
     std::string eta = "ETA -";
-    if (index > 0) {
+    if (index > first_) {
       const double left =
-          elapsed / static_cast<double>(index) * static_cast<double>(total_ - index);
+          elapsed / static_cast<double>(index - first_) * static_cast<double>(total_ - index);
       eta = "ETA " + std::to_string(static_cast<long>(left + 0.5)) + " s";
     }
     const std::string counter = "run " + std::to_string(index + 1) + "/" + std::to_string(total_);
     if (tty_) {  // a bar per run: the runs print their own tables and progress in between
       const std::size_t filled = kBarWidth * index / total_;
-      std::cerr << "[" << std::string(filled, '#') << std::string(kBarWidth - filled, '.') << "] "
-                << counter << ", " << eta << ": " << invocation.label << '\n';
+      print("[" + std::string(filled, '#') + std::string(kBarWidth - filled, '.') + "] " + counter +
+            ", " + eta + ": " + invocation.label);
     } else {
-      std::cerr << "a2afft run: " << counter << " (" << eta << "): " << invocation.command_line()
-                << '\n';
+      print("a2afft run: " + counter + " (" + eta + "): " + invocation.command_line());
     }
   }
 
   void finish() const {
-    if (!is_printing_rank()) return;
-    std::cerr << (tty_ ? "[" + std::string(kBarWidth, '#') + "] " : "a2afft run: ") << total_
-              << " runs in " << static_cast<long>(seconds_since_start() + 0.5) << " s\n";
+    print((tty_ ? "[" + std::string(kBarWidth, '#') + "] " : std::string("a2afft run: ")) +
+          std::to_string(total_ - first_) + " runs in " +
+          std::to_string(static_cast<long>(seconds_since_start() + 0.5)) + " s");
   }
 
  private:
   using Clock = std::chrono::steady_clock;
   static constexpr std::size_t kBarWidth = 30;
+  static void print(const std::string& line) {
+    if (!is_printing_rank()) return;
+    std::cout.flush();
+    std::fflush(stdout);
+    const bool separate_files = !same_file(STDOUT_FILENO, STDERR_FILENO);
+    if (separate_files) std::this_thread::sleep_for(kForwardPause);
+    const std::string whole = line + '\n';
+    std::fwrite(whole.data(), 1, whole.size(), stderr);
+    std::fflush(stderr);
+    if (separate_files) std::this_thread::sleep_for(kForwardPause);
+  }
+  static bool same_file(int fd_a, int fd_b) {
+    struct stat a {};
+    struct stat b {};
+    return fstat(fd_a, &a) == 0 && fstat(fd_b, &b) == 0 && a.st_dev == b.st_dev &&
+           a.st_ino == b.st_ino;
+  }
+  static constexpr std::chrono::milliseconds kForwardPause{20};
   double seconds_since_start() const {
     return std::chrono::duration<double>(Clock::now() - start_).count();
   }
 
   std::size_t total_;
+  std::size_t first_;
   bool tty_;
   Clock::time_point start_;
 };
@@ -126,38 +157,152 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
-// One CSV row per result row of every run; the same columns for every kind (README).
-void write_csv(const std::string& path, const nlohmann::json& runs) {
-  std::ofstream out(path);
+// The CSV: one row per result row of every run, the same columns for every kind (README). The
+// header starts the file and each finished run appends its rows, so the file always holds
+// every finished run.
+void write_csv_header(const std::string& path) {
+  std::ofstream out(path, std::ios::trunc);
   out << "run,label,kind,problem,engine,exchange,median_s,min_s,max_s,transpose_median_s,"
          "compute_median_s,gflops,check\n";
+  if (!out) throw UsageError(path + " could not be written");
+}
+
+void append_csv_rows(const std::string& path, const nlohmann::json& run) {
+  std::ofstream out(path, std::ios::app);
   const auto quoted = [](const std::string& text) {
     std::string escaped;
     for (const char c : text)
       escaped += c == '"' ? std::string("\"\"") : std::string(1, c);
     return "\"" + escaped + "\"";
   };
-  for (const nlohmann::json& run : runs) {
-    for (const nlohmann::json& row : run.value("results", nlohmann::json::array())) {
-      const bool fft = row.contains("total");
-      const nlohmann::json& total = fft ? row["total"] : row;
-      const auto seconds = [](const nlohmann::json& value) {
-        return format("%.6g", value.get<double>());
-      };
-      out << run["index"].get<int>() << ',' << quoted(run["label"].get<std::string>()) << ','
-          << run["kind"].get<std::string>() << ','
-          << quoted(fft ? run["problem"].get<std::string>()
-                        : std::to_string(row["block_bytes"].get<std::size_t>()) + " B")
-          << ',' << (fft ? row["engine"].get<std::string>() : "-") << ','
-          << quoted(row["exchange"].get<std::string>()) << ',' << seconds(total["median_seconds"])
-          << ',' << seconds(total["min_seconds"]) << ',' << seconds(total["max_seconds"]) << ','
-          << (fft ? seconds(row["transpose"]["median_seconds"]) : "") << ','
-          << (fft ? seconds(row["compute"]["median_seconds"]) : "") << ','
-          << (fft ? format("%.4g", row["gflops"].get<double>()) : "") << ','
-          << row["check"].get<std::string>() << '\n';
-    }
+  const nlohmann::json& results = run["results"];
+  for (const nlohmann::json& row : results.is_array() ? results : nlohmann::json::array()) {
+    const bool fft = row.contains("total");
+    const nlohmann::json& total = fft ? row["total"] : row;
+    const auto seconds = [](const nlohmann::json& value) {
+      return format("%.6g", value.get<double>());
+    };
+    out << run["index"].get<int>() << ',' << quoted(run["label"].get<std::string>()) << ','
+        << run["kind"].get<std::string>() << ','
+        << quoted(fft ? run["problem"].get<std::string>()
+                      : std::to_string(row["block_bytes"].get<std::size_t>()) + " B")
+        << ',' << (fft ? row["engine"].get<std::string>() : "-") << ','
+        << quoted(row["exchange"].get<std::string>()) << ',' << seconds(total["median_seconds"])
+        << ',' << seconds(total["min_seconds"]) << ',' << seconds(total["max_seconds"]) << ','
+        << (fft ? seconds(row["transpose"]["median_seconds"]) : "") << ','
+        << (fft ? seconds(row["compute"]["median_seconds"]) : "") << ','
+        << (fft ? format("%.4g", row["gflops"].get<double>()) : "") << ','
+        << row["check"].get<std::string>() << '\n';
   }
   if (!out) throw UsageError(path + " could not be written");
+}
+
+// The JSON is replaced whole after every run: written beside it, then renamed over it, so a
+// reader (or an interrupted study) sees the previous complete file or the new one, never half.
+void replace_json(const std::string& path, const nlohmann::ordered_json& document) {
+  const std::string partial = path + ".partial";
+  {
+    std::ofstream out(partial, std::ios::trunc);
+    out << document.dump(2) << '\n';
+    if (!out) throw UsageError(partial + " could not be written");
+  }
+  std::filesystem::rename(partial, path);
+}
+
+// What SIGINT and SIGTERM do while a study runs (a user's Ctrl-C, a batch system's time limit):
+// the results files hold every finished run at all times, so the handler only says how many
+// and exits 128 + the signal. It may fire inside MPI or FFTW, so it uses only what is safe in a
+// signal handler (write, unlink, _exit) on text prepared beforehand; the files are updated with
+// the signals blocked, so it never fires half way through a row.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    struct sigaction action {};
+    action.sa_handler = &InterruptGuard::on_signal;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGINT, &action, &old_int_);
+    sigaction(SIGTERM, &action, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+    message_[0] = '\0';
+    scratch_[0] = '\0';
+  }
+  InterruptGuard(const InterruptGuard&) = delete;
+  InterruptGuard& operator=(const InterruptGuard&) = delete;
+
+  // The line to print if a signal comes now ("" on ranks that do not print), and the scratch
+  // file of the run under way, removed then.
+  void set(const std::string& message, const std::string& scratch) {
+    copy(message, message_);
+    copy(scratch, scratch_);
+  }
+
+  // Blocks SIGINT and SIGTERM for its life: while the results files change.
+  class Hold {
+   public:
+    Hold() {
+      sigset_t signals;
+      sigemptyset(&signals);
+      sigaddset(&signals, SIGINT);
+      sigaddset(&signals, SIGTERM);
+      pthread_sigmask(SIG_BLOCK, &signals, &previous_);
+    }
+    ~Hold() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+   private:
+    sigset_t previous_{};
+  };
+
+ private:
+  static constexpr std::size_t kTextBytes = 4096;
+  static void copy(const std::string& text, char* to) {
+    const std::size_t bytes = std::min(text.size(), kTextBytes - 1);
+    std::memcpy(to, text.data(), bytes);
+    to[bytes] = '\0';
+  }
+  static void on_signal(int signal_number) {
+    if (scratch_[0] != '\0') unlink(scratch_);
+    const ssize_t ignored = write(STDERR_FILENO, message_, std::strlen(message_));
+    (void)ignored;
+    _exit(128 + signal_number);
+  }
+
+  static inline char message_[kTextBytes] = {};
+  static inline char scratch_[kTextBytes] = {};
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+// The runs already in `json_path` that --resume keeps: the leading runs whose index and command
+// match the deck's, in order. A file that is not this deck's results is an error, not a reason
+// to start over and lose it.
+nlohmann::json resumable_runs(const std::string& json_path, const deck::Study& study) {
+  if (!std::filesystem::exists(json_path)) return nlohmann::json::array();
+  const nlohmann::json document = read_json(json_path);
+  if (!document.is_object() || document.value("schema", "") != "a2afft-study/1" ||
+      !document.contains("runs") || !document["runs"].is_array()) {
+    throw UsageError("--resume: " + json_path + " is not an a2afft-study/1 results file");
+  }
+  const nlohmann::json& runs = document["runs"];
+  if (runs.size() > study.invocations.size()) {
+    throw UsageError("--resume: " + json_path + " holds " + std::to_string(runs.size()) +
+                     " runs, more than the " + std::to_string(study.invocations.size()) + " of " +
+                     study.path);
+  }
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const std::string expected = study.invocations[k].command_line();
+    if (runs[k].value("index", 0) != static_cast<int>(k + 1) ||
+        runs[k].value("command", "") != expected) {
+      throw UsageError("--resume: run " + std::to_string(k + 1) + " in " + json_path + " is '" +
+                       runs[k].value("command", "") + "', but " + study.path + " runs '" +
+                       expected + "' there; resume with the deck that wrote it");
+    }
+  }
+  return runs;
 }
 
 // What varies between the invocations of one [[run]]: its expanded values, e.g. "64x64x64, 2x1".
@@ -172,6 +317,33 @@ std::string problem_of(const deck::Invocation& invocation) {
   return problem;
 }
 
+// A mistake found in one invocation, named by the deck's file, line and [[run]].
+UsageError in_deck(const deck::Study& study, const deck::Invocation& invocation,
+                   const UsageError& error) {
+  return UsageError(study.path + ":" + std::to_string(invocation.line) + ": [[run]] " +
+                    std::to_string(invocation.run) + " (" + invocation.label +
+                    "): " + error.what());
+}
+
+// The runs --resume keeps, the same count on every rank: rank 0 reads the results, and when it
+// refuses them every rank refuses (only rank 0's message is printed).
+nlohmann::json agreed_resumable_runs(const std::string& json_path, const deck::Study& study) {
+  nlohmann::json runs = nlohmann::json::array();
+  std::string refusal;
+  if (is_printing_rank()) {
+    try {
+      runs = resumable_runs(json_path, study);
+    } catch (const UsageError& error) {
+      refusal = error.what();
+    }
+  }
+  int kept = refusal.empty() ? static_cast<int>(runs.size()) : -1;
+  MPI_Bcast(&kept, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (kept < 0) throw UsageError(refusal.empty() ? "--resume refused on rank 0" : refusal);
+  if (!is_printing_rank()) runs = nlohmann::json::array_t(static_cast<std::size_t>(kept));
+  return runs;
+}
+
 int run_study(const RunOptions& options) {
   deck::Study study = deck::parse_deck_file(options.deck_path);
   if (!options.output.empty()) study.output = options.output;
@@ -182,38 +354,77 @@ int run_study(const RunOptions& options) {
       invoke(invocation.args, true);
       check_values(invocation, ranks);
     } catch (const UsageError& error) {
-      throw UsageError(study.path + ":" + std::to_string(invocation.line) + ": [[run]] " +
-                       std::to_string(invocation.run) + " (" + invocation.label +
-                       "): " + error.what());
+      throw in_deck(study, invocation, error);
     }
   }
   const std::string json_path = study.output + ".json";
   const std::string csv_path = study.output + ".csv";
+  const std::size_t total = study.invocations.size();
   if (is_printing_rank()) {
-    std::cout << "# a2afft run " << study.path << ": study '" << study.name << "', "
-              << study.invocations.size() << " runs; results: " << json_path << ", " << csv_path
-              << '\n';
+    std::cout << "# a2afft run " << study.path << ": study '" << study.name << "', " << total
+              << " runs; results: " << json_path << ", " << csv_path << '\n';
     for (const deck::Invocation& invocation : study.invocations)
       std::cout << "#   " << invocation.command_line() << '\n';
     std::cout.flush();
   }
   if (options.dry_run) return 0;
-  if (is_printing_rank()) {
-    const std::filesystem::path parent = std::filesystem::path(json_path).parent_path();
-    if (!parent.empty()) std::filesystem::create_directories(parent);
-  }
+  // Kept from an interrupted study with --resume, then every finished run.
+  nlohmann::json runs =
+      options.resume ? agreed_resumable_runs(json_path, study) : nlohmann::json::array();
+  const std::size_t resumed = runs.size();
 
   const Topology world(MPI_COMM_WORLD, LayoutRequest{});
   nlohmann::json context = report::to_json(report::collect_context(world, "a2afft run"));
   context["fftw"] = {{"version", std::string(fftw_version)}, {"cc", std::string(fftw_cc)}};
   const std::string started = report::utc_now();
-  nlohmann::json runs = nlohmann::json::array();
+  // Ordered, so the file reads top-down: what this is, the study, the machine, the runs.
+  const auto document = [&] {
+    return nlohmann::ordered_json{{"schema", "a2afft-study/1"},
+                                  {"study",
+                                   {{"name", study.name},
+                                    {"deck", study.path},
+                                    {"started_utc", started},
+                                    {"finished_utc", report::utc_now()},
+                                    {"runs", total}}},
+                                  {"context", context},
+                                  {"runs", runs}};
+  };
+  InterruptGuard interrupt;
+  // Rank 0's results always hold every finished run: written before the first run, then after
+  // each. What a signal would print now, with the scratch file of the run under way.
+  const auto save = [&](const std::string& scratch) {
+    if (!is_printing_rank()) return;
+    const InterruptGuard::Hold hold;
+    replace_json(json_path, document());
+    if (runs.size() == resumed) {
+      write_csv_header(csv_path);
+      for (const nlohmann::json& run : runs)
+        append_csv_rows(csv_path, run);
+    } else {
+      append_csv_rows(csv_path, runs.back());
+    }
+    interrupt.set("a2afft run: interrupted: " + std::to_string(runs.size()) + " of " +
+                      std::to_string(total) + " runs kept in " + json_path + " and " + csv_path +
+                      (runs.size() < total ? "; --resume runs the rest" : "") + "\n",
+                  scratch);
+  };
+  if (is_printing_rank()) {
+    const std::filesystem::path parent = std::filesystem::path(json_path).parent_path();
+    if (!parent.empty()) std::filesystem::create_directories(parent);
+    if (resumed > 0) {
+      std::cout << "# --resume: " << resumed << " of " << total << " runs already in " << json_path
+                << '\n';
+    }
+  }
   int status = 0;
-  const Progress progress(study.invocations.size());
-  for (std::size_t k = 0; k < study.invocations.size(); ++k) {
+  for (const nlohmann::json& run : runs)
+    status = std::max(status, run.is_object() ? run.value("exit_code", 0) : 0);
+  const Progress progress(total, resumed);
+  for (std::size_t k = resumed; k < total; ++k) {
     const deck::Invocation& invocation = study.invocations[k];
-    progress.begin(k, invocation);
     const std::string part = study.output + ".run" + std::to_string(k + 1) + ".json";
+    if (k == resumed) save(part);
+    progress.begin(k, invocation);
     std::vector<std::string> args = invocation.args;
     args.insert(args.end(), {"--json", part});
     if (is_printing_rank())
@@ -222,14 +433,11 @@ int run_study(const RunOptions& options) {
     try {
       code = invoke(args, false);
     } catch (const UsageError& error) {
-      throw UsageError(study.path + ":" + std::to_string(invocation.line) + ": [[run]] " +
-                       std::to_string(invocation.run) + " (" + invocation.label +
-                       "): " + error.what());
+      throw in_deck(study, invocation, error);
     }
     status = std::max(status, code);
     if (!is_printing_rank()) continue;
     nlohmann::json result = read_json(part);
-    std::filesystem::remove(part);
     nlohmann::json record = {{"index", k + 1},
                              {"run", invocation.run},
                              {"line", invocation.line},
@@ -242,23 +450,13 @@ int run_study(const RunOptions& options) {
       record[key] = result.is_object() && result.contains(key) ? result[key] : nullptr;
     }
     runs.push_back(std::move(record));
+    const std::string next_part = study.output + ".run" + std::to_string(k + 2) + ".json";
+    save(next_part);
+    std::filesystem::remove(part);
   }
+  if (resumed == total) save("");
   progress.finish();
   if (is_printing_rank()) {
-    // Ordered, so the file reads top-down: what this is, the study, the machine, the runs.
-    const nlohmann::ordered_json document = {{"schema", "a2afft-study/1"},
-                                             {"study",
-                                              {{"name", study.name},
-                                               {"deck", study.path},
-                                               {"started_utc", started},
-                                               {"finished_utc", report::utc_now()},
-                                               {"runs", study.invocations.size()}}},
-                                             {"context", context},
-                                             {"runs", runs}};
-    std::ofstream out(json_path);
-    out << document.dump(2) << '\n';
-    if (!out) throw UsageError(json_path + " could not be written");
-    write_csv(csv_path, runs);
     std::cout << "\n# results: " << json_path << ", " << csv_path
               << (status == 0 ? "" : " (some checks FAILED)") << '\n';
   }
@@ -277,6 +475,9 @@ Runner add_run(CLI::App& app) {
                       "[study] output, else results/<deck name>)");
   command->add_flag("--dry-run", options->dry_run,
                     "Check the deck and print the commands it runs, without running them");
+  command->add_flag("--resume", options->resume,
+                    "Keep the runs already in the results (an interrupted study) and run the "
+                    "rest; without it the results are started afresh");
   command->footer(
       "A deck has an optional [study] table (name, output) and [[run]] tables, each with a kind\n"
       "(alltoall, fft1d, fft3d) and that command's settings; see inputs/ and the README.");

@@ -21,6 +21,7 @@ A2AFFT_PACKAGES=(
   "libcli11-dev:/usr/include/CLI/CLI.hpp"
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "libtomlplusplus-dev:/usr/include/toml++/toml.h"
+  "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib/__init__.py"
 )
 
 a2afft_install_missing() {

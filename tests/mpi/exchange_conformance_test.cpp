@@ -42,7 +42,7 @@ std::vector<std::string> all_example_specs() {
   std::vector<std::string> specs;
   for (const ExchangeInfo* info : registered_exchanges()) {
     for (std::string_view example : info->examples)
-      specs.emplace_back(example);
+      specs.push_back(testing_support::quick_to_check(std::string(example)));
   }
   return specs;
 }
@@ -304,12 +304,13 @@ TEST(SharedLeaders, buffers_come_and_go) {
 
 // auto decides collectively: every rank must run the same backend, or the exchange hangs.
 TEST(Auto, every_rank_makes_the_same_choice) {
-  for (const char* spec : {"auto", "auto:mode=estimate"}) {
+  for (const char* spec : {"auto:budget_ms=1", "auto:mode=estimate"}) {
     for (const std::size_t block_bytes : {std::size_t{16}, std::size_t{4096}}) {
       const auto plan = make_exchange(spec, topology(), block_bytes);
       EXPECT_EQ(agreed_failure(describe_mismatch(*plan, topology())), "");
-      EXPECT_EQ(
-          plan->describe().rfind(std::string(spec) == "auto" ? "auto→" : "auto(estimate)→", 0), 0u)
+      EXPECT_EQ(plan->describe().rfind(
+                    std::string(spec) == "auto:mode=estimate" ? "auto(estimate)→" : "auto→", 0),
+                0u)
           << plan->describe();
     }
   }

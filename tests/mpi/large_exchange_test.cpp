@@ -1,12 +1,15 @@
 // Totals beyond 2^31 bytes: every backend moves P blocks whose offsets cross 2^31, which
 // breaks any int byte offset or count. Checked against the pattern (no vendor copy, to halve
-// the memory). Labelled `large`: about 4.3 GB per rank at P = 2.
+// the memory). Labelled `large`: about 4.3 GB per rank at P = 2. Each code path that computes
+// offsets runs once; a backend that here is another one's plan under a second name is left out.
 
 #include <mpi.h>
 
 #include <gtest/gtest.h>
 
 #include <climits>
+#include <cstdio>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,7 +31,15 @@ TEST(LargeExchange, offsets_beyond_two_gibibytes) {
   std::vector<std::byte> send(total);
   std::vector<std::byte> recv(total);
   verify::fill_send_blocks(send, topology.rank(), ranks, block_bytes);
+  // Same code, same plan at P = 2 on one node: bruck is tra at radix 2 (tra's default at P = 2),
+  // nmpml is mpml's code with the leaders placed per NUMA domain (the offsets do not change).
+  const std::set<std::string> same_path_as_another = {"bruck", "nmpml"};
   for (const ExchangeInfo* info : registered_exchanges()) {
+    if (same_path_as_another.count(std::string(info->name)) != 0) {
+      if (topology.rank() == 0)
+        std::printf("[   large  ] %s: its code path runs above\n", std::string(info->name).c_str());
+      continue;
+    }
     // auto in measure mode would time every candidate on 2 GiB; estimate mode still builds and
     // runs the plan it picks, which is what auto adds.
     const Spec spec = parse_spec(info->name == "auto" ? "auto:mode=estimate" : info->name);

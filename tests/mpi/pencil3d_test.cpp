@@ -129,7 +129,7 @@ TEST_P(Pencil3dBackend, matches_serial_fftw_on_every_grid) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Pencil3dBackend,
-                         ::testing::ValuesIn(testing_support::backend_names()),
+                         ::testing::ValuesIn(testing_support::backend_specs_to_check()),
                          testing_support::SpecParamName());
 
 TEST_P(Pencil3dBackend, gives_the_same_bits_as_every_other_backend) {

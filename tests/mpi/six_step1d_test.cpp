@@ -149,7 +149,7 @@ TEST_P(SixStep1dBackend, gives_the_same_bits_as_every_other_backend) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, SixStep1dBackend,
-                         ::testing::ValuesIn(testing_support::backend_names()),
+                         ::testing::ValuesIn(testing_support::backend_specs_to_check()),
                          testing_support::SpecParamName());
 
 TEST(SixStep1d, a_given_n1_is_used_and_checked) {
