@@ -28,6 +28,8 @@
 #include "geometry.hpp"
 #include "options.hpp"
 #include "report/context.hpp"
+#include "report/csv_reporter.hpp"
+#include "report/json_reporter.hpp"
 #include "report/stats.hpp"
 #include "six_step_geometry.hpp"
 #include "topology/topology.hpp"
@@ -160,21 +162,21 @@ nlohmann::json read_json(const std::string& path) {
 // The CSV: one row per result row of every run, the same columns for every kind (README). The
 // header starts the file and each finished run appends its rows, so the file always holds
 // every finished run.
-void write_csv_header(const std::string& path) {
-  std::ofstream out(path, std::ios::trunc);
-  out << "run,label,kind,problem,engine,exchange,median_s,min_s,max_s,transpose_median_s,"
-         "compute_median_s,gflops,check\n";
-  if (!out) throw UsageError(path + " could not be written");
-}
+const std::vector<std::string> kStudyCsvHeader = {"run",
+                                                  "label",
+                                                  "kind",
+                                                  "problem",
+                                                  "engine",
+                                                  "exchange",
+                                                  "median_s",
+                                                  "min_s",
+                                                  "max_s",
+                                                  "transpose_median_s",
+                                                  "compute_median_s",
+                                                  "gflops",
+                                                  "check"};
 
-void append_csv_rows(const std::string& path, const nlohmann::json& run) {
-  std::ofstream out(path, std::ios::app);
-  const auto quoted = [](const std::string& text) {
-    std::string escaped;
-    for (const char c : text)
-      escaped += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return "\"" + escaped + "\"";
-  };
+void append_csv_rows(report::CsvWriter& csv, const nlohmann::json& run) {
   const nlohmann::json& results = run["results"];
   for (const nlohmann::json& row : results.is_array() ? results : nlohmann::json::array()) {
     const bool fft = row.contains("total");
@@ -182,31 +184,17 @@ void append_csv_rows(const std::string& path, const nlohmann::json& run) {
     const auto seconds = [](const nlohmann::json& value) {
       return format("%.6g", value.get<double>());
     };
-    out << run["index"].get<int>() << ',' << quoted(run["label"].get<std::string>()) << ','
-        << run["kind"].get<std::string>() << ','
-        << quoted(fft ? run["problem"].get<std::string>()
-                      : std::to_string(row["block_bytes"].get<std::size_t>()) + " B")
-        << ',' << (fft ? row["engine"].get<std::string>() : "-") << ','
-        << quoted(row["exchange"].get<std::string>()) << ',' << seconds(total["median_seconds"])
-        << ',' << seconds(total["min_seconds"]) << ',' << seconds(total["max_seconds"]) << ','
-        << (fft ? seconds(row["transpose"]["median_seconds"]) : "") << ','
-        << (fft ? seconds(row["compute"]["median_seconds"]) : "") << ','
-        << (fft ? format("%.4g", row["gflops"].get<double>()) : "") << ','
-        << row["check"].get<std::string>() << '\n';
+    csv.add_row(
+        {std::to_string(run["index"].get<int>()), run["label"].get<std::string>(),
+         run["kind"].get<std::string>(),
+         fft ? run["problem"].get<std::string>()
+             : std::to_string(row["block_bytes"].get<std::size_t>()) + " B",
+         fft ? row["engine"].get<std::string>() : "-", row["exchange"].get<std::string>(),
+         seconds(total["median_seconds"]), seconds(total["min_seconds"]),
+         seconds(total["max_seconds"]), fft ? seconds(row["transpose"]["median_seconds"]) : "",
+         fft ? seconds(row["compute"]["median_seconds"]) : "",
+         fft ? format("%.4g", row["gflops"].get<double>()) : "", row["check"].get<std::string>()});
   }
-  if (!out) throw UsageError(path + " could not be written");
-}
-
-// The JSON is replaced whole after every run: written beside it, then renamed over it, so a
-// reader (or an interrupted study) sees the previous complete file or the new one, never half.
-void replace_json(const std::string& path, const nlohmann::ordered_json& document) {
-  const std::string partial = path + ".partial";
-  {
-    std::ofstream out(partial, std::ios::trunc);
-    out << document.dump(2) << '\n';
-    if (!out) throw UsageError(partial + " could not be written");
-  }
-  std::filesystem::rename(partial, path);
 }
 
 // What SIGINT and SIGTERM do while a study runs (a user's Ctrl-C, a batch system's time limit):
@@ -395,13 +383,14 @@ int run_study(const RunOptions& options) {
   const auto save = [&](const std::string& scratch) {
     if (!is_printing_rank()) return;
     const InterruptGuard::Hold hold;
-    replace_json(json_path, document());
-    if (runs.size() == resumed) {
-      write_csv_header(csv_path);
+    report::write_json_file(json_path, document());
+    if (runs.size() == resumed) {  // the first save starts the CSV afresh with the kept runs
+      report::CsvWriter csv(csv_path, kStudyCsvHeader);
       for (const nlohmann::json& run : runs)
-        append_csv_rows(csv_path, run);
+        append_csv_rows(csv, run);
     } else {
-      append_csv_rows(csv_path, runs.back());
+      report::CsvWriter csv(csv_path, kStudyCsvHeader, report::CsvWriter::Mode::append);
+      append_csv_rows(csv, runs.back());
     }
     interrupt.set("a2afft run: interrupted: " + std::to_string(runs.size()) + " of " +
                       std::to_string(total) + " runs kept in " + json_path + " and " + csv_path +

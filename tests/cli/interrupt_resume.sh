@@ -59,7 +59,7 @@ kept() {
     fail "no 'interrupted: $runs of $planned runs kept' line"
   [ "$runs" -ge 1 ] && [ "$runs" -lt "$planned" ] ||
     fail "$runs runs kept, expected 1 to $((planned - 1))"
-  ls "$prefix".run*.json "$prefix".json.partial >/dev/null 2>&1 && fail "scratch files left"
+  ls "$prefix".run*.json "$prefix".json.tmp >/dev/null 2>&1 && fail "scratch files left"
   echo "$summary"
 }
 
