@@ -5,7 +5,7 @@
 #include <vector>
 
 // The whole `a2afft` command line, behind main(): parse, run the subcommand, report errors.
-// Tests drive it in process (tests/cli/error_cases_test.cpp), one mpirun for many cases.
+// Tests drive it in process (tests/cli/command_line_test.cpp), one mpirun for many cases.
 namespace a2afft::commands {
 
 /// Exit code of a refused command: every rank agrees on it, none aborts.

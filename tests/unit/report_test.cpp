@@ -11,6 +11,7 @@
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/text_table.hpp"
 
 namespace a2afft::report {
 namespace {
@@ -96,6 +97,20 @@ TEST(ConsoleReporter, prints_the_context_once_then_an_aligned_table) {
   EXPECT_EQ(lines[6].substr(0, median_end).substr(median_end - 7), "1000.00");
   EXPECT_NE(lines[6].find("500.00x"), std::string::npos) << lines[6];
   EXPECT_EQ(lines[7], "FAIL node-aware(inner=tra2(r1=2,r2=2)) at 16 B: rank 1, wrong data");
+}
+
+// A describe() with a multi-byte character (auto's arrow) takes as many columns as it has
+// characters, so the cells after it still line up.
+TEST(TextTable, pads_by_characters_not_bytes) {
+  TextTable table({{"exchange"}, {"median [us]", true}});
+  table.add_row({"auto\u2192tra(radix=2)", "1.00"});
+  table.add_row({"pairwise", "2.00"});
+  std::ostringstream out;
+  table.print(out);
+  const std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_EQ(lines[1], "auto\u2192tra(radix=2)" + std::string(9, ' ') + "1.00");
+  EXPECT_EQ(lines[2], "pairwise" + std::string(18, ' ') + "2.00");
 }
 
 TEST(ConsoleReporter, fft_rows_show_a_split_only_where_one_was_recorded) {
