@@ -133,10 +133,10 @@ int run_fft1d(const Fft1dOptions& options) {
   report::Reporters reporters = start_fft_run(options.run, topology, context, settings, "exchange");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
-    makers.emplace_back("fftw-mpi", [&] {
-      return make_candidate("fftw-mpi",
-                            std::make_unique<fft::FftwMpi1d>(topology.comm(), n, rigor));
-    });
+    makers.push_back({"fftw-mpi", [&] {
+                        return make_candidate("fftw-mpi", std::make_unique<fft::FftwMpi1d>(
+                                                              topology.comm(), n, rigor));
+                      }});
   }
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {

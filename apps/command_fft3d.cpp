@@ -103,10 +103,11 @@ int run_fft3d(const Fft3dOptions& options) {
       start_fft_run(options.run, topology, context, settings, "exchange (row, column)");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
-    makers.emplace_back("fftw-mpi", [&] {
-      return make_candidate(
-          "fftw-mpi", std::make_unique<fft::FftwMpi3d>(topology.comm(), shape, rigor, !natural));
-    });
+    makers.push_back({"fftw-mpi", [&] {
+                        return make_candidate(
+                            "fftw-mpi", std::make_unique<fft::FftwMpi3d>(topology.comm(), shape,
+                                                                         rigor, !natural));
+                      }});
   }
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
