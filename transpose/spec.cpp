@@ -107,7 +107,8 @@ Spec parse_spec(std::string_view text) {
       fail(text, "'" + std::string(item) + "' is not key=value");
     }
     const std::string_view key = trim(item.substr(0, equals));
-    const std::string_view value = unwrap(trim(item.substr(equals + 1)));
+    // Trimmed inside the parentheses too: printed back without them, `( x )` must read as `x`.
+    const std::string_view value = trim(unwrap(trim(item.substr(equals + 1))));
     if (!is_word(key)) fail(text, "the key '" + std::string(key) + "' is not a word");
     if (value.empty()) fail(text, "the key '" + std::string(key) + "' has no value");
     if (spec.find(key) != nullptr) fail(text, "the key '" + std::string(key) + "' is repeated");

@@ -45,6 +45,10 @@ TEST(SpecParse, to_string_round_trips) {
     EXPECT_EQ(parse_spec(text).to_string(), text);
     EXPECT_EQ(parse_spec(parse_spec(text).to_string()), parse_spec(text));
   }
+  // Spaces inside the parentheses go, as they do without them: printed back unwrapped, the
+  // value must read the same (found by fuzzing: `a:b =(t x )` lost its last space).
+  EXPECT_EQ(parse_spec("a:b =( t x )").to_string(), "a:b=t x");
+  EXPECT_EQ(parse_spec(parse_spec("a:b =(t x )").to_string()), parse_spec("a:b =(t x )"));
 }
 
 TEST(SpecParse, rejects_bad_grammar_with_the_text) {
