@@ -110,7 +110,7 @@ class AlltoallBenchmark {
  private:
   // One plan at one block size, its buffers, and its runs' times so far.
   struct Trial {
-    std::unique_ptr<Exchange> plan;
+    std::unique_ptr<ExchangePlan> plan;
     ExchangeBuffer plan_send, plan_recv;  // --buffers exchange
     std::vector<std::byte> heap_send, heap_recv;
     std::span<std::byte> send, recv;

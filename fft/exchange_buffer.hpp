@@ -15,7 +15,7 @@ namespace a2afft::fft {
 class ComplexBuffer {
  public:
   ComplexBuffer() = default;
-  ComplexBuffer(Exchange* exchange, std::size_t elements) : elements_(elements) {
+  ComplexBuffer(ExchangePlan* exchange, std::size_t elements) : elements_(elements) {
     const std::size_t bytes = elements * sizeof(Complex);
     memory_ = exchange != nullptr ? exchange->allocate(bytes) : allocate_aligned(bytes);
     std::fill_n(memory_.data(), bytes, std::byte{0});

@@ -12,7 +12,7 @@ namespace a2afft::fft {
 struct Pencil3d::Transpose {
   TransposeStep there;
   TransposeStep back;
-  std::unique_ptr<Exchange> exchange;  // none inside a single rank
+  std::unique_ptr<ExchangePlan> exchange;  // none inside a single rank
 };
 
 // One pass over the planes of a stage: unpack a plane from the last exchange, transform it and
@@ -23,7 +23,7 @@ struct Pencil3d::Sweep {
   const TransposeStep* unpack = nullptr;
   const FftwPlan* fft = nullptr;  // made for plane 0, run on each plane
   const TransposeStep* pack = nullptr;
-  Exchange* exchange = nullptr;  // runs after the sweep when it packed
+  ExchangePlan* exchange = nullptr;  // runs after the sweep when it packed
   // Our rank in that exchange when the pack puts our own block straight into recv_ (only in a
   // sweep that unpacks nothing, so no unread block is overwritten), else -1.
   int own_in_place = -1;
@@ -89,7 +89,7 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   make_plan(*row_, *row_topology_, options.row_exchange);
   make_plan(*column_, *column_topology_, options.column_exchange);
   // One pair of buffers serves both transposes; the row exchange's memory, when there is one.
-  Exchange* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
+  ExchangePlan* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
   send_ = ComplexBuffer(owner, geometry_.buffer_elements());
   recv_ = ComplexBuffer(owner, geometry_.buffer_elements());
   data_.resize(geometry_.data_elements());
@@ -125,8 +125,8 @@ std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t la
   const bool merged = !geometry_.has_row_transpose();
   const std::array<const TransposeStep*, 4> between{&row_->there, &column_->there, &column_->back,
                                                     &row_->back};
-  const std::array<Exchange*, 4> exchange_between{row_->exchange.get(), column_->exchange.get(),
-                                                  column_->exchange.get(), row_->exchange.get()};
+  const std::array<ExchangePlan*, 4> exchange_between{
+      row_->exchange.get(), column_->exchange.get(), column_->exchange.get(), row_->exchange.get()};
   const std::array<int, 4> rank_in_exchange{row_topology_->rank(), column_topology_->rank(),
                                             column_topology_->rank(), row_topology_->rank()};
   std::vector<Sweep> schedule;

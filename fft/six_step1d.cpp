@@ -1,5 +1,5 @@
 // The six-step 1D FFT (Bailey's algorithm, as in HPCC's MPIFFT and the seeds' FFT application)
-// with every transpose through one Exchange. Every FFT runs on contiguous rows (strided column
+// with every transpose through one ExchangePlan. Every FFT runs on contiguous rows (strided column
 // FFTs measured ~5x slower). A global transpose is a local transpose (an FFTW rank-0 plan) on
 // one side, and on the other the packing or unpacking of rows as runs of N1/P or N2/P
 // elements, fused into a sweep of row FFTs a cache-sized chunk of rows at a time: besides the

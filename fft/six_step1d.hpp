@@ -82,7 +82,7 @@ class SixStep1d {
   int rank_;
   SixStepGeometry geometry_;
   SixStep1dOptions options_;
-  std::unique_ptr<Exchange> exchange_;
+  std::unique_ptr<ExchangePlan> exchange_;
   std::vector<Complex> data_;
   ComplexBuffer send_;  // from exchange_->allocate()
   ComplexBuffer recv_;

@@ -29,7 +29,7 @@
 
 namespace {
 
-using a2afft::Exchange;
+using a2afft::ExchangePlan;
 using a2afft::ExchangeProblem;
 using a2afft::Spec;
 using a2afft::Topology;
@@ -37,8 +37,8 @@ using a2afft::Topology;
 // What one communicator has cached.
 struct CommCache {
   std::unique_ptr<Topology> topology;
-  std::map<std::size_t, std::unique_ptr<Exchange>> plans;  // by block bytes
-  std::map<std::size_t, std::string> refusals;             // block sizes the backend refused
+  std::map<std::size_t, std::unique_ptr<ExchangePlan>> plans;  // by block bytes
+  std::map<std::size_t, std::string> refusals;                 // block sizes the backend refused
 };
 
 // Caches in creation order, so MPI_Finalize frees them in the same order on every rank (plan
@@ -149,7 +149,7 @@ void log_line(const Topology& topology, const std::string& line) {
 }
 
 // The plan for this call, or nullptr when the backend refuses the layout (logged once).
-Exchange* plan_for(MPI_Comm comm, const Setup& s, std::size_t block_bytes) {
+ExchangePlan* plan_for(MPI_Comm comm, const Setup& s, std::size_t block_bytes) {
   CommCache& cache = cache_of(comm, s);
   if (const auto known = cache.plans.find(block_bytes); known != cache.plans.end()) {
     return known->second.get();
@@ -207,7 +207,7 @@ extern "C" int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
   inside_a2afft = true;
   int rc = MPI_SUCCESS;
   try {
-    Exchange* plan = plan_for(comm, s, block_bytes);
+    ExchangePlan* plan = plan_for(comm, s, block_bytes);
     if (plan == nullptr) {
       rc = vendor();
     } else {

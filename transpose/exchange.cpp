@@ -9,7 +9,7 @@ namespace {
 thread_local const PhaseScope* innermost_scope = nullptr;
 }  // namespace
 
-PhaseScope::PhaseScope(const Exchange* exchange, PhaseTimer* timer, std::string_view phase,
+PhaseScope::PhaseScope(const ExchangePlan* exchange, PhaseTimer* timer, std::string_view phase,
                        long round)
     : timed_(timer, phase),
       exchange_(exchange),
@@ -25,7 +25,7 @@ PhaseScope::~PhaseScope() {
 
 std::string PhaseScope::describe_current() {
   std::string text;
-  const Exchange* described = nullptr;
+  const ExchangePlan* described = nullptr;
   for (const PhaseScope* scope = innermost_scope; scope != nullptr; scope = scope->outer_) {
     if (scope->exchange_ == described) continue;  // an outer phase of the same plan
     text += described == nullptr ? " in " : " (inside ";
@@ -37,11 +37,11 @@ std::string PhaseScope::describe_current() {
   return text;
 }
 
-void Exchange::run_others(const std::byte*, std::byte*) {
+void ExchangePlan::run_others(const std::byte*, std::byte*) {
   throw std::logic_error(describe() + " cannot leave the own block to its caller");
 }
 
-ExchangeBuffer Exchange::allocate(std::size_t bytes) {
+ExchangeBuffer ExchangePlan::allocate(std::size_t bytes) {
   return allocate_aligned(bytes);
 }
 

@@ -11,14 +11,14 @@
 namespace a2afft {
 
 class Topology;
-class Exchange;
+class ExchangePlan;
 
 /// Times one phase of a run (when a timer is attached) and records where the exchange is, so
 /// that an MPI error inside names the backend, the phase, the round and the peer. Scopes nest:
 /// a hierarchical plan's inner exchange runs inside the outer plan's phase.
 class PhaseScope {
  public:
-  PhaseScope(const Exchange* exchange, PhaseTimer* timer, std::string_view phase, long round);
+  PhaseScope(const ExchangePlan* exchange, PhaseTimer* timer, std::string_view phase, long round);
   ~PhaseScope();
   PhaseScope(const PhaseScope&) = delete;
   PhaseScope& operator=(const PhaseScope&) = delete;
@@ -29,7 +29,7 @@ class PhaseScope {
 
  private:
   ScopedPhase timed_;
-  const Exchange* exchange_;
+  const ExchangePlan* exchange_;
   std::string_view phase_;
   long round_;  // from 1; -1: the phase has no rounds
   const PhaseScope* outer_;
@@ -42,7 +42,7 @@ struct ExchangeProblem {
   std::size_t block_bytes;
 };
 
-/// Memory from Exchange::allocate(), freed when the last copy of it goes. Uninitialised.
+/// Memory from ExchangePlan::allocate(), freed when the last copy of it goes. Uninitialised.
 class ExchangeBuffer {
  public:
   ExchangeBuffer() = default;
@@ -60,17 +60,17 @@ class ExchangeBuffer {
   std::size_t bytes_ = 0;
 };
 
-/// 64-byte aligned heap memory: what Exchange::allocate() gives unless a plan has better.
+/// 64-byte aligned heap memory: what ExchangePlan::allocate() gives unless a plan has better.
 ExchangeBuffer allocate_aligned(std::size_t bytes);
 
 /// A plan for MPI_Alltoall on bytes, built collectively for one communicator and block size.
 /// Construction does the expensive work (communicators, schedules, scratch); run() only moves
 /// data. Make plans with make_exchange() in registry.hpp.
-class Exchange {
+class ExchangePlan {
  public:
-  virtual ~Exchange() = default;
-  Exchange(const Exchange&) = delete;
-  Exchange& operator=(const Exchange&) = delete;
+  virtual ~ExchangePlan() = default;
+  ExchangePlan(const ExchangePlan&) = delete;
+  ExchangePlan& operator=(const ExchangePlan&) = delete;
 
   /// The resolved spec with every parameter's actual value, e.g. `nonblocking(batch=7)`.
   virtual std::string describe() const = 0;
@@ -100,7 +100,7 @@ class Exchange {
   virtual void attach_timer(PhaseTimer* timer) { timer_ = timer; }
 
  protected:
-  Exchange() = default;
+  ExchangePlan() = default;
   /// Times phase `name` and records it (and `round`, counted from 1) for error messages.
   PhaseScope phase(std::string_view name, long round = -1) const {
     return PhaseScope(this, timer_, name, round);

@@ -119,7 +119,7 @@ double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::s
   return (bound.rank_buffers + bound.node_buffers * largest_node) * rank_bytes;
 }
 
-std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem& problem) {
+std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProblem& problem) {
   if (problem.block_bytes == 0) {
     throw UsageError("block_bytes=0 is not valid; an exchange block holds at least 1 byte");
   }
@@ -130,8 +130,8 @@ std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem&
   return find_exchange(spec.name).make(problem, Params(spec));
 }
 
-std::unique_ptr<Exchange> make_exchange(std::string_view spec, const Topology& topology,
-                                        std::size_t block_bytes) {
+std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
+                                            std::size_t block_bytes) {
   return make_exchange(parse_spec(spec), ExchangeProblem{topology, block_bytes});
 }
 

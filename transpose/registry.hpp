@@ -45,7 +45,7 @@ struct ExchangeInfo {
   /// No MPI call, so every rank gets the same answer. nullptr: no values to check, runs anywhere.
   std::string (*validate)(const RankLayout& layout, const Params& params);
   /// Builds the plan of a validated spec.
-  std::unique_ptr<Exchange> (*make)(const ExchangeProblem& problem, const Params& params);
+  std::unique_ptr<ExchangePlan> (*make)(const ExchangeProblem& problem, const Params& params);
   ScratchBound scratch;
   /// The specs of this backend that `auto` times on `layout` with `block_bytes` blocks (auto
   /// leaves out those the layout refuses). nullptr: auto never picks it.
@@ -85,8 +85,8 @@ double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::s
 
 /// Builds a plan; collective over the topology's communicator. Throws UsageError for an
 /// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).
-std::unique_ptr<Exchange> make_exchange(const Spec& spec, const ExchangeProblem& problem);
-std::unique_ptr<Exchange> make_exchange(std::string_view spec, const Topology& topology,
-                                        std::size_t block_bytes);
+std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProblem& problem);
+std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
+                                            std::size_t block_bytes);
 
 }  // namespace a2afft

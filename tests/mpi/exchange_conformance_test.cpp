@@ -52,7 +52,7 @@ std::string agreed_failure(const std::string& local) {
 }
 
 // describe() must read the same on every rank: reports print rank 0's.
-std::string describe_mismatch(const Exchange& plan, const Topology& on) {
+std::string describe_mismatch(const ExchangePlan& plan, const Topology& on) {
   const std::string mine = plan.describe();
   const std::string rank0 = mpi::broadcast(mine, 0, on.comm());
   return mine == rank0 ? "" : "describe() is " + mine + " here and " + rank0 + " on rank 0";
@@ -62,8 +62,8 @@ std::string describe_mismatch(const Exchange& plan, const Topology& on) {
 // (node shared memory for the shared-leader backends, so nothing is staged).
 enum class Buffers { heap, plan };
 
-std::string check_exchange(Exchange& plan, std::size_t block_bytes, const Topology& on = topology(),
-                           Buffers from = Buffers::heap) {
+std::string check_exchange(ExchangePlan& plan, std::size_t block_bytes,
+                           const Topology& on = topology(), Buffers from = Buffers::heap) {
   const int rank = on.rank();
   const int ranks = on.size();
   const std::size_t total = block_bytes * static_cast<std::size_t>(ranks);

@@ -269,7 +269,7 @@ TEST_P(Stress, plans_on_different_communicators_interleave_on_communicators_of_t
   struct Subject {
     const Topology& on;
     std::size_t block_bytes;
-    std::unique_ptr<Exchange> plan;
+    std::unique_ptr<ExchangePlan> plan;
     std::vector<std::byte> send, recv;
     Traffic traffic;
   };

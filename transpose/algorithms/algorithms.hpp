@@ -13,7 +13,7 @@ namespace a2afft::algorithms {
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>
-std::unique_ptr<Exchange> make_plan(const ExchangeProblem& problem, const Params&) {
+std::unique_ptr<ExchangePlan> make_plan(const ExchangeProblem& problem, const Params&) {
   return std::make_unique<Plan>(problem);
 }
 
@@ -41,7 +41,7 @@ std::string refusal_of(const RankLayout& layout, const Params& params) {
 /// `make` from a settings function and a plan built from (problem, settings). make_exchange
 /// has validated the spec, so the settings hold no refusal here.
 template <typename Plan, auto kSettings>
-std::unique_ptr<Exchange> make_settled(const ExchangeProblem& problem, const Params& params) {
+std::unique_ptr<ExchangePlan> make_settled(const ExchangeProblem& problem, const Params& params) {
   return std::make_unique<Plan>(problem, kSettings(problem.topology.layout(), params).settings);
 }
 

@@ -136,7 +136,7 @@ Spec estimate_choice(const ExchangeProblem& problem) {
 
 // One candidate, built, with buffers from its own allocate().
 struct Trial {
-  std::unique_ptr<Exchange> plan;
+  std::unique_ptr<ExchangePlan> plan;
   ExchangeBuffer send, recv;
 };
 
@@ -233,7 +233,7 @@ struct AutoSettings {
   double budget_seconds;
 };
 
-class AutoExchange final : public Exchange {
+class AutoExchange final : public ExchangePlan {
  public:
   AutoExchange(const ExchangeProblem& problem, const AutoSettings& settings)
       : mode_(settings.mode) {
@@ -290,7 +290,7 @@ class AutoExchange final : public Exchange {
   }
 
   std::string mode_;
-  std::unique_ptr<Exchange> chosen_;
+  std::unique_ptr<ExchangePlan> chosen_;
 };
 
 // Nothing is timed here: validation reads the values and checks the wisdom path only.

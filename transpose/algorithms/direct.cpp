@@ -26,7 +26,7 @@ using schedule::shifted_source;
 
 // Both direct exchanges: our own block is a local copy and every other block one message, so
 // the own block can be left to the caller (run_others()).
-class DirectExchange : public Exchange {
+class DirectExchange : public ExchangePlan {
  public:
   bool can_leave_own_block() const final { return true; }
 

@@ -20,7 +20,7 @@
 namespace a2afft::algorithms {
 namespace {
 
-class FactorExchange final : public Exchange {
+class FactorExchange final : public ExchangePlan {
  public:
   explicit FactorExchange(const ExchangeProblem& problem)
       : transfer_(problem.topology.comm(), problem.block_bytes),
@@ -52,7 +52,7 @@ class FactorExchange final : public Exchange {
 };
 
 // ClusteredAllToAll: this rank's steps, in order, with the partner's rank.
-class FactorHierExchange final : public Exchange {
+class FactorHierExchange final : public ExchangePlan {
  public:
   explicit FactorHierExchange(const ExchangeProblem& problem)
       : transfer_(problem.topology.comm(), problem.block_bytes) {

@@ -94,7 +94,7 @@ std::vector<std::vector<int>> inner_members(const std::vector<int>& order,
 // An inner exchange on a sub-communicator, with the topology it was planned on.
 struct InnerExchange {
   std::unique_ptr<Topology> topology;
-  std::unique_ptr<Exchange> exchange;
+  std::unique_ptr<ExchangePlan> exchange;
 };
 
 InnerExchange make_inner(const Topology& parent, const mpi::Comm& members, const Spec& spec,
@@ -106,7 +106,7 @@ InnerExchange make_inner(const Topology& parent, const mpi::Comm& members, const
   return inner;
 }
 
-class NodeAwareFamilyExchange final : public Exchange {
+class NodeAwareFamilyExchange final : public ExchangePlan {
  public:
   NodeAwareFamilyExchange(const ExchangeProblem& problem, FamilySettings settings)
       : settings_(std::move(settings)), block_bytes_(problem.block_bytes) {
@@ -152,7 +152,7 @@ class NodeAwareFamilyExchange final : public Exchange {
     if (!identity_) canonical_.resize(2 * total);
     // Only leaders hold inner plans; canonical rank 0 leads, and its words go to every rank so
     // that describe() reads the same everywhere.
-    const Exchange* inner = inter_.exchange ? inter_.exchange.get() : intra_.exchange.get();
+    const ExchangePlan* inner = inter_.exchange ? inter_.exchange.get() : intra_.exchange.get();
     inner_description_ = inner != nullptr ? inner->describe() : settings_.inner.to_string();
     inner_description_ = mpi::broadcast(inner_description_, order_.front(), parent);
   }

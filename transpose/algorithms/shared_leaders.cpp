@@ -2,7 +2,7 @@
 // memory and send one aggregated message per pair of nodes.
 //
 // Source: seed onmpml-glex-alltoall §5 (Algorithms 2-5) and §7, on standard MPI: MPI-3 shared
-// windows are the shared heap (the seed's glex-malloc; Exchange::allocate() hands out their
+// windows are the shared heap (the seed's glex-malloc; ExchangePlan::allocate() hands out their
 // segments) and MPI Isend/Irecv between leaders replaces GLEX RDMA.
 // Steps, on node n of M nodes with Q_n ranks and L leaders each:
 //   0. every rank publishes where its send and receive buffers lie: in a window this plan
@@ -89,7 +89,7 @@ struct LeaderMessage {
   std::size_t in_offset, in_blocks;
 };
 
-class SharedLeaderExchange final : public Exchange {
+class SharedLeaderExchange final : public ExchangePlan {
  public:
   SharedLeaderExchange(const ExchangeProblem& problem, SharedLeaderSettings settings)
       : settings_(settings),

@@ -53,7 +53,7 @@ struct PlannedRound {
   std::vector<BlockPlace> incoming;
 };
 
-class TraExchange final : public Exchange {
+class TraExchange final : public ExchangePlan {
  public:
   TraExchange(MPI_Comm comm, std::size_t block_bytes, long radix, TraRotation rotation,
               std::string name)
@@ -196,7 +196,7 @@ struct Tra2Settings {
   long inter_radix;
 };
 
-class Tra2Exchange final : public Exchange {
+class Tra2Exchange final : public ExchangePlan {
  public:
   Tra2Exchange(const ExchangeProblem& problem, Tra2Settings settings)
       : block_bytes_(problem.block_bytes),
@@ -280,13 +280,13 @@ class Tra2Exchange final : public Exchange {
   long intra_radix_;
   long inter_radix_;
   mpi::Comm same_local_rank_comm_;
-  std::unique_ptr<Exchange> intra_;
-  std::unique_ptr<Exchange> inter_;
+  std::unique_ptr<ExchangePlan> intra_;
+  std::unique_ptr<ExchangePlan> inter_;
   std::vector<std::byte> first_;
   std::vector<std::byte> second_;
   std::vector<int> rank_of_place_;  // node * Q + local rank -> rank
   bool numbered_by_node_ = true;
-  Exchange* single_layer_ = nullptr;  // set when the other layer is empty
+  ExchangePlan* single_layer_ = nullptr;  // set when the other layer is empty
 };
 
 // A radix for a TRA on `ranks` ranks: 2..P, with 2 allowed on a single rank (no rounds).
@@ -306,7 +306,7 @@ Resolved<TraSettings> tra_settings(const RankLayout& layout, const Params& param
   return {{radix, copied ? TraRotation::copied : TraRotation::mapped}, ""};
 }
 
-std::unique_ptr<Exchange> make_tra(const ExchangeProblem& problem, const Params& params) {
+std::unique_ptr<ExchangePlan> make_tra(const ExchangeProblem& problem, const Params& params) {
   const TraSettings settings = tra_settings(problem.topology.layout(), params).settings;
   return make_tra_plan(problem.topology.comm(), problem.block_bytes, settings.radix,
                        settings.rotation);
@@ -348,7 +348,7 @@ std::vector<Spec> tra_candidates(const RankLayout& layout, std::size_t block_byt
   return specs;
 }
 
-std::unique_ptr<Exchange> make_bruck(const ExchangeProblem& problem, const Params&) {
+std::unique_ptr<ExchangePlan> make_bruck(const ExchangeProblem& problem, const Params&) {
   return std::make_unique<TraExchange>(problem.topology.comm(), problem.block_bytes, 2,
                                        TraRotation::mapped, "bruck");
 }
@@ -396,8 +396,8 @@ constexpr std::string_view kTra2Examples[] = {"tra2", "tra2:r1=2,r2=2"};
 
 }  // namespace
 
-std::unique_ptr<Exchange> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
-                                        TraRotation rotation) {
+std::unique_ptr<ExchangePlan> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
+                                            TraRotation rotation) {
   return std::make_unique<TraExchange>(comm, block_bytes, radix, rotation, "tra");
 }
 

@@ -16,7 +16,7 @@ enum class TraRotation {
 };
 
 /// A TRA plan on any communicator; TRA2 runs two of these on its sub-communicators.
-std::unique_ptr<Exchange> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
-                                        TraRotation rotation);
+std::unique_ptr<ExchangePlan> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
+                                            TraRotation rotation);
 
 }  // namespace a2afft::algorithms

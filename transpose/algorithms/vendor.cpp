@@ -14,7 +14,7 @@
 namespace a2afft::algorithms {
 namespace {
 
-class VendorExchange final : public Exchange {
+class VendorExchange final : public ExchangePlan {
  public:
   explicit VendorExchange(const ExchangeProblem& problem)
       : comm_(mpi::Comm::duplicate(problem.topology.comm())), block_(problem.block_bytes) {}

@@ -8,7 +8,7 @@
 namespace a2afft::mpi {
 
 /// A fixed-capacity set of outstanding requests, sized once at plan construction so that
-/// Exchange::run() never allocates. Requests still pending on destruction are cancelled.
+/// ExchangePlan::run() never allocates. Requests still pending on destruction are cancelled.
 class RequestSet {
  public:
   explicit RequestSet(std::size_t capacity = 0) {

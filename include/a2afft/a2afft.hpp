@@ -1,0 +1,9 @@
+#pragma once
+
+// a2afft's public C++ API, all of it: include this one header and link a2afft::a2afft (CMake)
+// or `pkg-config --cflags --libs a2afft`.
+
+#include <a2afft/buffer.hpp>
+#include <a2afft/error.hpp>
+#include <a2afft/exchange.hpp>
+#include <a2afft/version.hpp>

@@ -1,0 +1,141 @@
+// The public all-to-all (include/a2afft/exchange.hpp): a Topology on the caller's communicator
+// and a plan from the registry, with every argument checked collectively first, so that a bad
+// one is the same a2afft::Error on every rank and no rank is left waiting in a collective.
+
+#include <a2afft/exchange.hpp>
+
+#include <cstdint>
+#include <utility>
+
+#include "error.hpp"
+#include "mpi/comm.hpp"
+#include "registry.hpp"
+#include "topology/topology.hpp"
+
+namespace a2afft {
+
+struct Exchange::Plan {
+  std::unique_ptr<Topology> topology;  // declared first: outlives the plan built on it
+  std::unique_ptr<ExchangePlan> plan;
+  std::size_t block_bytes = 0;
+};
+
+namespace {
+
+// Checks what needs no other rank. Every rank of a null or inter-communicator gets the same
+// answer, and there is no intracommunicator to agree over.
+void check_communicator(MPI_Comm comm) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) {
+    throw UsageError(
+        "make_exchange: MPI is not running; call it between MPI_Init and "
+        "MPI_Finalize");
+  }
+  if (comm == MPI_COMM_NULL) {
+    throw UsageError("make_exchange: comm is MPI_COMM_NULL; it needs an intracommunicator");
+  }
+  int is_inter = 0;
+  mpi::check(MPI_Comm_test_inter(comm, &is_inter), "MPI_Comm_test_inter");
+  if (is_inter) {
+    throw UsageError("make_exchange: comm is an inter-communicator; it needs an intracommunicator");
+  }
+}
+
+// block_bytes must be positive and the same on every rank; one reduction tells every rank both.
+void check_block_bytes(std::size_t block_bytes, MPI_Comm comm) {
+  const std::uint64_t mine = block_bytes;
+  const std::uint64_t local[2] = {mine, ~mine};  // the minimum of ~x gives the maximum of x
+  std::uint64_t least[2] = {0, 0};
+  mpi::check(MPI_Allreduce(local, least, 2, MPI_UINT64_T, MPI_MIN, comm),
+             "MPI_Allreduce(block_bytes)");
+  const std::uint64_t smallest = least[0];
+  const std::uint64_t largest = ~least[1];
+  if (smallest != largest) {
+    throw UsageError("make_exchange: block_bytes differs between ranks (" +
+                     std::to_string(smallest) + " to " + std::to_string(largest) +
+                     "); every rank must pass the same block size");
+  }
+  if (smallest == 0) {
+    throw UsageError("make_exchange: block_bytes=0 is not valid; a block holds at least 1 byte");
+  }
+}
+
+// The parsed spec, the same on every rank; a parse error or a spec that differs from rank 0's
+// is the lowest such rank's error on every rank.
+Spec agreed_spec(std::string_view text, const Topology& topology) {
+  const std::string first = mpi::broadcast(std::string(text), 0, topology.comm());
+  std::string failure;
+  Spec spec;
+  if (text != first) {
+    failure = "make_exchange: spec '" + std::string(text) + "' on rank " +
+              std::to_string(topology.rank()) + " differs from rank 0's '" + first +
+              "'; every rank must pass the same spec";
+  } else {
+    try {
+      spec = parse_spec(text);
+    } catch (const UsageError& error) {
+      failure = error.what();
+    }
+  }
+  if (const mpi::RankMessage agreed = mpi::agreed_message(failure, topology.comm());
+      !agreed.empty()) {
+    throw UsageError(agreed.text);
+  }
+  return spec;
+}
+
+}  // namespace
+
+std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
+                                        std::string_view spec_text) {
+  check_communicator(comm);
+  auto plan = std::make_unique<Exchange::Plan>();
+  plan->topology = std::make_unique<Topology>(comm, LayoutRequest::from_environment());
+  const Topology& topology = *plan->topology;
+  check_block_bytes(block_bytes, topology.comm());
+  const Spec spec = agreed_spec(spec_text, topology);
+  const ExchangeProblem problem{topology, block_bytes};
+  // Unknown names and keys and bad values throw here, agreed; a refusal is agreed as well.
+  if (const std::string why = agreed_refusal(spec, problem, topology.comm()); !why.empty()) {
+    throw UsageError(spec.to_string() + " cannot run on " + topology.describe_layout() + ": " +
+                     why);
+  }
+  plan->plan = make_exchange(spec, problem);
+  plan->block_bytes = block_bytes;
+  return std::unique_ptr<Exchange>(new Exchange(std::move(plan)));
+}
+
+Exchange::Exchange(std::unique_ptr<Plan> plan) : plan_(std::move(plan)) {}
+
+Exchange::~Exchange() = default;
+
+void Exchange::run(const void* send, void* recv) {
+  plan_->plan->run(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv));
+}
+
+Buffer Exchange::allocate(std::size_t bytes) {
+  // The plan's buffer, kept alive by the public one through an aliasing shared_ptr.
+  auto held = std::make_shared<ExchangeBuffer>(plan_->plan->allocate(bytes));
+  std::byte* data = held->data();
+  return Buffer(std::shared_ptr<void>(held, data), data, bytes);
+}
+
+std::string Exchange::describe() const {
+  return plan_->plan->describe();
+}
+
+std::size_t Exchange::block_bytes() const noexcept {
+  return plan_->block_bytes;
+}
+
+int Exchange::ranks() const noexcept {
+  return plan_->topology->size();
+}
+
+std::size_t Exchange::buffer_bytes() const noexcept {
+  return plan_->block_bytes * static_cast<std::size_t>(ranks());
+}
+
+}  // namespace a2afft

@@ -1,0 +1,81 @@
+#!/bin/bash
+# The installed package as a user gets it (ctest label install): installs the build into a
+# temporary prefix, checks what is there, builds examples/ out of tree once with
+# find_package(a2afft) and once with mpicxx $(pkg-config --cflags --libs a2afft), and runs each
+# build at 1, 2 and 3 ranks, checking its output; a bad spec must fail on every rank with one
+# message.
+# usage: install_test.sh <build dir> <source dir> <libdir> <cmake> <mpiexec> <-n flag> [flags...]
+set -euo pipefail
+build=$1 source=$2 libdir=$3 cmake=$4 mpiexec=$5 np_flag=$6
+shift 6
+mpiexec_flags=("$@")
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/a2afft-install-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+
+# Runs a step quietly; on failure shows its output.
+step() {
+  local log=$work/step.log
+  "$@" > "$log" 2>&1 || { cat "$log"; fail "$*"; }
+}
+
+step "$cmake" --install "$build" --prefix "$prefix"
+for file in include/a2afft/a2afft.hpp include/a2afft/exchange.hpp include/a2afft/version.hpp \
+            "$libdir/liba2afft.so" "$libdir/liba2afft_mpi.so" bin/a2afft \
+            "$libdir/cmake/a2afft/a2afftConfig.cmake" \
+            "$libdir/cmake/a2afft/a2afftConfigVersion.cmake" \
+            "$libdir/cmake/a2afft/a2afftTargets.cmake" "$libdir/pkgconfig/a2afft.pc"; do
+  [[ -e $prefix/$file ]] || fail "cmake --install did not install $file"
+done
+[[ ! -e $prefix/include/a2afft/version.hpp.in ]] || fail "the version.hpp template was installed"
+soname=$(objdump -p "$prefix/$libdir/liba2afft.so" | awk '$1 == "SONAME" { print $2 }')
+[[ $soname =~ ^liba2afft\.so\.[0-9]+$ ]] || fail "liba2afft.so has SONAME '$soname'"
+[[ -e $prefix/$libdir/$soname ]] || fail "$soname is not installed"
+# Nothing internal is installed: the headers are the public ones only.
+internal=$(find "$prefix/include" -name '*.hpp' ! -path '*/include/a2afft/*')
+[[ -z $internal ]] || fail "internal headers installed: $internal"
+
+# 1. CMake, as examples/CMakeLists.txt is written for users.
+step "$cmake" -S "$source/examples" -B "$work/with-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
+  -DCMAKE_BUILD_TYPE=Release
+step "$cmake" --build "$work/with-cmake" -j 2
+
+# 2. pkg-config and the MPI compiler wrapper.
+mkdir -p "$work/with-pkg-config"
+export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
+flags=$(pkg-config --cflags --libs a2afft) || fail "pkg-config does not find a2afft"
+# shellcheck disable=SC2086 # pkg-config's flags are words
+step "${MPICXX:-mpicxx}" -std=c++17 -O2 "$source/examples/exchange_only.cpp" $flags \
+  -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/exchange_only"
+
+# Runs `program` on `ranks` ranks; its output is in $output.
+run() {
+  local ranks=$1
+  shift
+  output=$("$mpiexec" "$np_flag" "$ranks" "${mpiexec_flags[@]}" "$@" 2>&1)
+}
+
+for build_kind in with-cmake with-pkg-config; do
+  program=$work/$build_kind/exchange_only
+  for ranks in 1 2 3; do
+    run "$ranks" "$program" || { echo "$output"; fail "$build_kind/exchange_only at $ranks ranks exited non-zero"; }
+    echo "$build_kind, $ranks ranks: $(echo "$output" | tr '\n' ' ')"
+    grep -q "^exchange: auto→.*, $ranks ranks, 1000-byte blocks$" <<< "$output" ||
+      fail "$build_kind at $ranks ranks: no describe() line"
+    grep -q "^PASS: 0 wrong bytes$" <<< "$output" || fail "$build_kind at $ranks ranks: no PASS"
+  done
+done
+
+# A spec the library refuses: a2afft::Error caught in the user's code, one line, exit code 1.
+if run 2 "$work/with-cmake/exchange_only" tra:radix=banana 16; then
+  fail "a bad spec exited 0: $output"
+fi
+[[ $(grep -c "^FAIL: tra: radix=banana is not valid" <<< "$output") -eq 1 ]] ||
+  fail "a bad spec did not print its error once: $output"
+echo "PASS: installed, built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
