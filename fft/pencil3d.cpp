@@ -103,6 +103,7 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
     for (std::size_t k = 0; k < 3; ++k) {
       if (merged && k == 1) continue;  // part of stage 0's 2D plan
       const PencilStage& stage = geometry_.stage(k);
+      if (stage.box.elements() == 0) continue;  // a rank holding nothing: FFTW cannot plan 0
       plane_plans_.emplace_back(strides(stage.transform), strides(stage.batches), data_.data(),
                                 data_.data(), direction, options.rigor);
       plans[direction == Direction::backward][k] = &plane_plans_.back();

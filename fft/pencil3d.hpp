@@ -29,7 +29,9 @@ struct Pencil3dOptions {
 ///   column transpose (split y over p0, gather x); FFT x.
 /// The output stays in that layout: all of x, part a of y, part b of z, stored y-major
 /// ([y][x][z], so the x FFTs run at stride z) when p0 > 1 and x-major when p0 = 1. With p1 = 1
-/// the z and y FFTs are one 2D plan over contiguous planes. Forward is unnormalized, as in FFTW.
+/// the z and y FFTs are one 2D plan over contiguous planes. The grid may split a dimension into
+/// more parts than it has points: some ranks then hold nothing, and take part all the same.
+/// Forward is unnormalized, as in FFTW.
 /// Collective construction does all planning; forward() and backward() only compute and move data,
 /// in place on data().
 ///
