@@ -1,7 +1,7 @@
 // Pencil3d against serial FFTW on the gathered array: shapes with odd and prime sizes, every
 // process grid of P (ranks that hold nothing included), every registered backend (refused ones
 // must refuse), both output layouts; forward, backward, round trip, and repeatability of one
-// plan. Run for P = 1..8.
+// plan; caller arrays in and out of place against data(); scaling; timings. Run for P = 1..8.
 
 #include "pencil3d.hpp"
 
@@ -184,7 +184,7 @@ TEST(Pencil3d, row_and_column_exchanges_may_differ) {
 }
 
 // More parts than points: 3x2x5 on 8 ranks (4x2: the fourth row holds nothing), 1x1x1 on 2,
-// 2x1x1 on 3, a line split over every rank; every grid, both layouts.
+// 2x1x1 on 3, a line split over every rank; every grid, both layouts, on caller arrays.
 TEST(Pencil3d, ranks_that_hold_nothing_take_part_and_the_result_matches_serial_fftw) {
   const Shape3 shapes[] = {{3, 2, 5}, {1, 1, 1}, {2, 1, 1}, {1, 1, 7}, {2, 3, 1}};
   int empty_parts = 0;
@@ -199,18 +199,19 @@ TEST(Pencil3d, ranks_that_hold_nothing_take_part_and_the_result_matches_serial_f
           Pencil3d plan(topology(), shape, grid,
                         {parse_spec(spec), parse_spec(spec), Rigor::estimate, natural});
           empty_parts += plan.input_box().elements() == 0 ? 1 : 0;
-          fill_test_signal(plan.data(), plan.input_box(), shape, 1);
-          plan.forward();
-          EXPECT_LT(relative_error(plan.output_in_natural_order().data(), plan.output_box(), shape,
-                                   forward_reference),
+          std::vector<Complex> in(plan.input_box().elements());
+          std::vector<Complex> out(plan.output_box().elements());
+          fill_test_signal(in.data(), plan.input_box(), shape, 1);
+          plan.forward(in.data(), out.data());
+          EXPECT_LT(relative_error(plan.output_in_natural_order(out.data()).data(),
+                                   plan.output_box(), shape, forward_reference),
                     kTolerance)
               << what << " forward";
-          plan.backward();
+          plan.backward(out.data(), in.data());
           std::vector<Complex> original(plan.input_box().elements());
           fill_test_signal(original.data(), plan.input_box(), shape, 1);
-          EXPECT_LT(
-              worst_difference(plan.data(), 1.0 / static_cast<double>(points(shape)), original),
-              kTolerance)
+          EXPECT_LT(worst_difference(in.data(), 1.0 / static_cast<double>(points(shape)), original),
+                    kTolerance)
               << what << " round trip";
           std::vector<Complex> spectrum(plan.output_box().elements());
           fill_test_signal(spectrum.data(), plan.output_box(), shape, 2);
@@ -236,6 +237,97 @@ TEST(Pencil3d, blocks_stay_at_least_one_element_where_a_row_holds_nothing) {
   EXPECT_EQ(plan.input_box().elements() == 0, last_row);
   EXPECT_EQ(plan.geometry().row_block_bytes(), last_row ? sizeof(Complex) : 3 * sizeof(Complex));
   EXPECT_GE(plan.geometry().column_block_bytes(), sizeof(Complex));
+}
+
+// forward(in, out), backward(in, out) out of place and in place give the bits of data(), leave
+// their inputs alone, and so do the scaled transforms.
+TEST(Pencil3d, caller_arrays_in_and_out_of_place_give_the_bits_of_data) {
+  for (const Shape3& shape : {Shape3{12, 10, 9}, Shape3{3, 2, 5}, Shape3{1, 1, 7}}) {
+    for (const ProcGrid& grid : every_grid(topology().size())) {
+      for (const bool natural : {false, true}) {
+        for (const Scaling scaling : {Scaling::none, Scaling::symmetric}) {
+          Pencil3d plan(topology(), shape, grid,
+                        {{"mpi", {}}, {"mpi", {}}, Rigor::estimate, natural, scaling});
+          const std::string local = testing_support::user_array_difference(
+              plan, plan.input_box().elements(), plan.output_box().elements(),
+              plan.in_place_elements(),
+              [&](Complex* data) { fill_test_signal(data, plan.input_box(), shape, 4); });
+          EXPECT_EQ(testing_support::agreed_failure(local), "")
+              << shape_to_string(shape) << " on " << grid.to_string()
+              << (natural ? " natural" : " transposed")
+              << (scaling == Scaling::none ? "" : " symmetric");
+          EXPECT_EQ(plan.in_place_elements(),
+                    std::max(plan.input_box().elements(), plan.output_box().elements()));
+          EXPECT_EQ(plan.workspace_bytes(),
+                    (plan.geometry().data_elements() + 2 * plan.geometry().buffer_elements()) *
+                        sizeof(Complex));
+        }
+      }
+    }
+  }
+}
+
+TEST(Pencil3d, misaligned_caller_arrays_are_refused) {
+  const Shape3 shape{4, 4, 4};
+  Pencil3d plan(topology(), shape, near_square_grid(topology().size()), {});
+  std::vector<std::byte> bytes((plan.in_place_elements() + 1) * sizeof(Complex));
+  auto* misaligned = reinterpret_cast<Complex*>(bytes.data() + 8);
+  try {
+    plan.forward(misaligned, misaligned);
+    FAIL() << "a misaligned array was accepted";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("is not 16-byte aligned"), std::string::npos)
+        << error.what();
+  }
+}
+
+// none: FFTW's unnormalized transforms; full: backward(forward(x)) = x; symmetric: both
+// directions keep the energy (Parseval) and the round trip is x.
+TEST(Pencil3d, scaling_none_full_and_symmetric) {
+  for (const Shape3& shape : {Shape3{12, 10, 9}, Shape3{3, 2, 5}}) {
+    for (const ProcGrid& grid : every_grid(topology().size())) {
+      for (const bool natural : {false, true}) {
+        const PencilGeometry geometry(shape, grid, topology().rank(),
+                                      natural ? PencilOutput::natural : PencilOutput::transposed);
+        std::vector<Complex> x(geometry.input_box().elements());
+        fill_test_signal(x.data(), geometry.input_box(), shape, 5);
+        const auto make_plan = [&](Scaling scaling) {
+          return std::make_unique<Pencil3d>(
+              topology(), shape, grid,
+              Pencil3dOptions{{"mpi", {}}, {"mpi", {}}, Rigor::estimate, natural, scaling});
+        };
+        const std::string local = testing_support::scaling_failure(
+            make_plan, x, geometry.output_box().elements(), points(shape));
+        EXPECT_EQ(testing_support::agreed_failure(local), "")
+            << shape_to_string(shape) << " on " << grid.to_string()
+            << (natural ? " natural" : " transposed");
+      }
+    }
+  }
+}
+
+// A timer attached once and cleared before each call holds that call's split: both entries
+// exist on every rank (an empty one included), zero after clear(), and compute grows on a rank
+// that transforms something.
+TEST(Pencil3d, a_timer_cleared_before_each_call_holds_the_last_calls_split) {
+  const Shape3 shape{3, 2, 5};
+  Pencil3d plan(topology(), shape, near_square_grid(topology().size()), {});
+  PhaseTimer timer;
+  plan.attach_timer(&timer);
+  ASSERT_EQ(timer.seconds().count("compute"), 1u);
+  ASSERT_EQ(timer.seconds().count("transpose"), 1u);
+  std::vector<Complex> in(plan.input_box().elements(), Complex{1, 0});
+  std::vector<Complex> out(plan.output_box().elements());
+  plan.forward(in.data(), out.data());
+  timer.clear();
+  EXPECT_EQ(timer.seconds().at("compute"), 0.0);
+  plan.forward(in.data(), out.data());
+  if (!in.empty()) {
+    EXPECT_GT(timer.seconds().at("compute"), 0.0);
+  }
+  EXPECT_GE(timer.seconds().at("transpose"), 0.0);
+  EXPECT_EQ(timer.seconds().size(), 2u);
+  plan.attach_timer(nullptr);
 }
 
 }  // namespace
