@@ -281,13 +281,6 @@ std::size_t Pencil3d::workspace_bytes() const {
   return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex);
 }
 
-void Pencil3d::attach_timer(PhaseTimer* timer) {
-  timer_ = timer;
-  if (timer == nullptr) return;
-  timer->add("transpose", 0.0);
-  timer->add("compute", 0.0);
-}
-
 const Complex* Pencil3d::own_array(std::size_t elements) const {
   if (data_.size() < elements) {
     throw std::logic_error("Pencil3d: data() was never called, so it holds no output");

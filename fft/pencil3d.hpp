@@ -8,6 +8,7 @@
 
 #include "exchange.hpp"
 #include "exchange_buffer.hpp"
+#include "fft_phases.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "pencil_geometry.hpp"
@@ -97,7 +98,7 @@ class Pencil3d {
   /// call accumulate here; nullptr detaches. Attaching creates both entries, so they exist (at
   /// 0) even on a rank that holds nothing. For the split of the last call only, attach a timer
   /// once and clear() it before each call: clear() keeps the entries, so nothing is allocated.
-  void attach_timer(PhaseTimer* timer);
+  void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
  private:
   struct Transpose;

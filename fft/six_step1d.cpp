@@ -235,13 +235,6 @@ std::size_t SixStep1d::workspace_bytes() const {
   return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex);
 }
 
-void SixStep1d::attach_timer(PhaseTimer* timer) {
-  timer_ = timer;
-  if (timer == nullptr) return;
-  timer->add("transpose", 0.0);
-  timer->add("compute", 0.0);
-}
-
 std::string SixStep1d::describe() const {
   return "sixstep(N1=" + std::to_string(geometry_.split().n1) +
          ",N2=" + std::to_string(geometry_.split().n2) +

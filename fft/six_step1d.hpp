@@ -6,6 +6,7 @@
 
 #include "exchange.hpp"
 #include "exchange_buffer.hpp"
+#include "fft_phases.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "six_step_geometry.hpp"
@@ -81,7 +82,7 @@ class SixStep1d {
   /// and local transposes) of every call accumulate here; nullptr detaches. Attaching creates
   /// both entries; for the split of the last call only, attach once and clear() the timer
   /// before each call (clear() keeps the entries, so nothing is allocated).
-  void attach_timer(PhaseTimer* timer);
+  void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
  private:
   enum class Twiddle { none, after, conjugate_before };
