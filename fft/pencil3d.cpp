@@ -33,13 +33,13 @@ struct Pencil3d::Sweep {
   // sweep that unpacks nothing, so no unread block is overwritten), else -1.
   int own_in_place = -1;
   // The first sweep reads the caller's input, the last writes the caller's output; the others
-  // stay in work_. Where no unpack brings a plane, its FFT runs from `in` or into `out`.
+  // stay in work_. Where no unpack brings a plane, it is copied from `in` or into `out`.
   bool from_input = false;
   bool to_output = false;
-  // Each plane is multiplied by `scale` right after its FFT; its elements are `outer` x `inner`.
-  double scale = 1.0;
-  Loop outer{0, 0};
-  Loop inner{0, 0};
+  // A plane's elements: `runs` of `run_length` contiguous elements, for copies and scaling.
+  Loop runs{0, 0};
+  std::size_t run_length = 0;
+  double scale = 1.0;  // each plane is multiplied by it right after its FFT
 };
 
 namespace {
@@ -162,42 +162,39 @@ std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t la
 
 // Gives the computing sweeps of `schedule` their plane plans (none where the stage holds
 // nothing: FFTW cannot plan 0 points) and the last of them its scaling (on a rank whose last
-// stage is empty, none: an earlier stage's data is scaled where it arrives). A plane's FFT runs out
-// of place where no unpack brought the plane: from `in` in the first sweep, into `out` in the
-// last. The first and the last sweep are never one, so in-place calls (in == out) work.
+// stage is empty, none: an earlier stage's data is scaled where it arrives). Where no unpack
+// brought a plane (the first sweep reads `in`, a last one without unpack writes `out`), the
+// plane is copied into place while in cache and transformed there: in-place plans measured
+// ~10% faster than out-of-place ones for the first stage's 2D planes. The first and the last
+// sweep are never one, so in-place calls (in == out) work.
 void Pencil3d::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
   if (schedule.size() < 2) throw std::logic_error("a pencil schedule has fewer than two sweeps");
   schedule.front().from_input = true;
   schedule.back().to_output = true;
-  std::vector<Complex> other;  // the second array of out-of-place plans, while planning
-  Sweep* last_fft = nullptr;   // the same stage on every rank, so each point is scaled once
+  Sweep* last_fft = nullptr;  // the same stage on every rank, so each point is scaled once
   for (Sweep& sweep : schedule) {
     const PencilStage& stage = geometry_.stage(sweep.stage);
     if (!sweep.computes) continue;
     last_fft = &sweep;
     if (stage.box.elements() == 0) continue;
-    const bool out_of_place = sweep.unpack == nullptr && (sweep.from_input || sweep.to_output);
-    const auto [plan, made] =
-        plane_plans_.try_emplace(std::make_tuple(direction, sweep.stage, out_of_place));
+    const auto [plan, made] = plane_plans_.try_emplace(std::make_pair(direction, sweep.stage));
     if (made) {
-      if (out_of_place && other.empty()) other.resize(work_.size());
-      plan->second = FftwPlan(strides(stage.transform), strides(stage.batches),
-                              out_of_place ? other.data() : work_.data(), work_.data(), direction,
-                              options_.rigor);
+      plan->second = FftwPlan(strides(stage.transform), strides(stage.batches), work_.data(),
+                              work_.data(), direction, options_.rigor);
     }
     sweep.fft = &plan->second;
+    // A plane is two loops (transform and batch): runs of the unit-stride one, the other apart.
+    std::vector<Loop> loops = stage.transform;
+    loops.insert(loops.end(), stage.batches.begin(), stage.batches.end());
+    if (loops.size() != 2) throw std::logic_error("a pencil plane is not two loops");
+    if (loops[0].stride < loops[1].stride) std::swap(loops[0], loops[1]);
+    if (loops[1].stride != 1) throw std::logic_error("a pencil plane has no unit-stride loop");
+    sweep.runs = loops[0];
+    sweep.run_length = loops[1].count;
   }
   if (last_fft == nullptr || last_fft->fft == nullptr) return;  // nothing here to scale
   const Shape3& shape = geometry_.shape();
   last_fft->scale = scale_factor(options_.scaling, direction, shape[0] * shape[1] * shape[2]);
-  // A plane is two loops (transform and batch); the larger stride outside.
-  std::vector<Loop> loops = geometry_.stage(last_fft->stage).transform;
-  const std::vector<Loop>& batches = geometry_.stage(last_fft->stage).batches;
-  loops.insert(loops.end(), batches.begin(), batches.end());
-  if (loops.size() != 2) throw std::logic_error("a pencil plane is not two loops");
-  if (loops[0].stride < loops[1].stride) std::swap(loops[0], loops[1]);
-  last_fft->outer = loops[0];
-  last_fft->inner = loops[1];
 }
 
 void Pencil3d::sweep(const Sweep& step, const Complex* in, Complex* out) {
@@ -216,13 +213,16 @@ void Pencil3d::sweep(const Sweep& step, const Complex* in, Complex* out) {
       const ScopedPhase timed(timer_, "compute");
       const std::size_t start = plane * step.plane_stride;
       Complex* target = to + start;
-      step.fft->execute(step.unpack != nullptr ? target : from + start, target);
-      if (step.scale != 1.0) {
-        for (std::size_t i = 0; i < step.outer.count; ++i) {
-          Complex* line = target + i * step.outer.stride;
-          for (std::size_t j = 0; j < step.inner.count; ++j)
-            line[j * step.inner.stride] *= step.scale;
-        }
+      const bool copy_in = step.unpack == nullptr && from != to;
+      for (std::size_t i = 0; copy_in && i < step.runs.count; ++i) {
+        const std::size_t offset = start + i * step.runs.stride;
+        std::copy_n(from + offset, step.run_length, to + offset);
+      }
+      step.fft->execute(target, target);
+      for (std::size_t i = 0; step.scale != 1.0 && i < step.runs.count; ++i) {
+        Complex* run = target + i * step.runs.stride;
+        for (std::size_t j = 0; j < step.run_length; ++j)
+          run[j] *= step.scale;
       }
     }
     if (step.pack != nullptr) {

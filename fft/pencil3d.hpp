@@ -3,7 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "exchange.hpp"
@@ -41,8 +41,9 @@ struct Pencil3dOptions {
 /// Each stage is one sweep over its leading planes: unpack the plane from the previous exchange,
 /// transform it (and scale it, in the last FFT stage), pack it for the next exchange. The plane
 /// stays in cache between them, so a transpose costs one pass over memory on each side instead
-/// of two. The first sweep reads the caller's input (its FFT runs out of place from there into
-/// the work array) and the last writes the caller's output, so user arrays cost no extra pass.
+/// of two. The first sweep reads the caller's input (each plane copied into the work array while
+/// in cache, then transformed there) and the last writes the caller's output, so user arrays
+/// cost no extra pass over memory.
 class Pencil3d {
  public:
   Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
@@ -121,8 +122,8 @@ class Pencil3d {
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;
   std::unique_ptr<Transpose> column_;
-  // One plane of a stage each, run at every plane: [direction, stage, out of place].
-  std::map<std::tuple<Direction, std::size_t, bool>, FftwPlan> plane_plans_;
+  // One plane of a stage each, in place, run at every plane: [direction, stage].
+  std::map<std::pair<Direction, std::size_t>, FftwPlan> plane_plans_;
   std::vector<Sweep> forward_;  // planned at construction; forward() only walks it
   std::vector<Sweep> backward_;
   PhaseTimer* timer_ = nullptr;

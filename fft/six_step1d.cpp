@@ -51,11 +51,6 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
     n1_plans_[d] = FftwPlan({{s(n1), 1}}, {}, work, work, direction, options.rigor);
     n2_plans_[d] = FftwPlan({{s(n2), 1}}, {}, work, work, direction, options.rigor);
   }
-  if (geometry_.scrambled_output()) {
-    std::vector<Complex> row(n2);  // the input side, while planning
-    n2_backward_from_input_ =
-        FftwPlan({{s(n2), 1}}, {}, row.data(), work, Direction::backward, options.rigor);
-  }
   // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
   // matrix (transposing a chunk of rows at a time inside a sweep measured 1.5-2x slower).
   const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
@@ -129,8 +124,8 @@ void SixStep1d::local_transpose(const FftwPlan& plan, const Complex* from, Compl
 }
 
 // One pass over the rows, a cache-sized chunk at a time: unpack them from the last exchange into
-// `to`, transform them with their twiddles (out of place from `from` when nothing is unpacked
-// and the arrays differ), scale them and pack them for the next exchange.
+// `to` (or copy them there from `from`), transform them with their twiddles, scale them and
+// pack them for the next exchange.
 void SixStep1d::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
   const std::size_t length = sweep.length;
   const std::size_t chunk = rows_per_chunk(length);
@@ -150,7 +145,9 @@ void SixStep1d::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
           for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
             row[k] = multiply(row[k], twiddles_(m), true);
         }
-        sweep.fft->execute(sweep.unpack ? row : from + i * length, row);
+        // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
+        if (!sweep.unpack && from != to) std::copy_n(from + i * length, length, row);
+        sweep.fft->execute(row, row);
         if (sweep.twiddle == Twiddle::after) {
           for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
             row[k] = multiply(row[k], twiddles_(m), false);
@@ -206,7 +203,7 @@ void SixStep1d::backward(const Complex* in, Complex* out) {
     exchange(Own::sent);  // recv: blocks [k1 local][k2 of the sender]
     sweep({geometry_.rows1(), n2, true, &n2_plans_[1], Twiddle::none, false}, work, work);
   } else {
-    sweep({geometry_.rows1(), n2, false, &n2_backward_from_input_, Twiddle::none, false}, in, work);
+    sweep({geometry_.rows1(), n2, false, &n2_plans_[1], Twiddle::none, false}, in, work);
   }                                                       // work: [k1 local][n2]
   local_transpose(rows_to_send_[1], work, send_.data());  // send: [n2][k1 local], by n2 owner
   exchange(Own::sent);  // recv: blocks [n2 local][k1 of the sender]

@@ -35,7 +35,8 @@ struct SixStep1dOptions {
 /// as in FFTW (backward(forward(x)) = N x), unless the options ask for scaling. Construction
 /// plans (FFTW plans, twiddles, the exchange); forward() and backward() only compute and move
 /// data. The first step reads the caller's input (a local transpose out of it, or in scrambled
-/// backward the first FFTs out of place) and the last writes the caller's output.
+/// backward the first FFTs' rows, copied into the work array while in cache) and the last
+/// writes the caller's output.
 class SixStep1d {
  public:
   SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options);
@@ -118,9 +119,6 @@ class SixStep1d {
   // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
   std::array<FftwPlan, 2> n1_plans_;
   std::array<FftwPlan, 2> n2_plans_;
-  // The backward N2 FFTs out of place, from the caller's input: the first step of scrambled
-  // backward.
-  FftwPlan n2_backward_from_input_;
   // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> rows, and rows [N2/P][N1] or
   // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
   std::array<FftwPlan, 2> recv_to_rows_;
