@@ -102,7 +102,7 @@ int run_fft1d(const Fft1dOptions& options) {
   cli::check_buffer_fits(geometry.local_length() * sizeof(Complex), 1, "--n");
 
   const double bytes_per_rank =
-      4.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(geometry.local_length());
+      5.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(geometry.local_length());
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
   {

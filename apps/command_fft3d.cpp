@@ -58,15 +58,15 @@ int run_fft3d(const Fft3dOptions& options) {
   const Topology topology(MPI_COMM_WORLD, options.layout.request());
   const fft::ProcGrid grid = options.grid.empty() ? fft::near_square_grid(topology.size())
                                                   : fft::parse_grid(options.grid, topology.size());
-  // This rank's boxes and blocks, as the plans will have them (throws if the grid does not fit).
+  // This rank's boxes and blocks, as the plans will have them.
   const fft::PencilGeometry geometry(
       shape, grid, topology.rank(),
       natural ? fft::PencilOutput::natural : fft::PencilOutput::transposed);
   cli::check_buffer_fits(shape[0] * shape[1] * sizeof(Complex), static_cast<int>(shape[2]),
                          "--size");
 
-  // Each plan holds about four local arrays (data, send, receive, input) on every rank.
-  const double bytes_per_rank = 4.0 * static_cast<double>(sizeof(Complex)) *
+  // Each plan holds about five local arrays (input, data, work, send, receive) on every rank.
+  const double bytes_per_rank = 5.0 * static_cast<double>(sizeof(Complex)) *
                                 static_cast<double>(shape[0] * shape[1] * shape[2]) /
                                 topology.size();
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);

@@ -79,7 +79,7 @@ MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Orde
     scratch.push_back(0);
   }
   for (const double bytes : scratch_per_plan) {
-    arrays.push_back(4 * local_bytes);
+    arrays.push_back(5 * local_bytes);  // input, data, work array, send, receive
     scratch.push_back(bytes);
   }
   const auto combine = [&](const std::vector<double>& per_plan) {

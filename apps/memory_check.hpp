@@ -41,9 +41,10 @@ struct MemoryEstimate {
 double exchange_scratch_bytes(const Spec& spec, int ranks, int largest_node,
                               std::size_t block_bytes);
 
-/// The peak memory of an FFT benchmark of `points` complex doubles: per plan four local arrays
-/// (data, send, receive, its input) and its exchanges' scratch (`scratch_per_plan`, one entry
-/// per a2afft plan), FFTW-MPI's data and work arrays; every plan at once when interleaved.
+/// The peak memory of an FFT benchmark of `points` complex doubles: per a2afft plan five local
+/// arrays (its input, data, work array, send, receive) and its exchanges' scratch
+/// (`scratch_per_plan`, one entry per a2afft plan), FFTW-MPI's four; every plan at once when
+/// interleaved.
 /// Rank 0 also holds the gathered output and FFTW-MPI's reference for the checks.
 MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
                                    bool fftw_mpi, const std::vector<double>& scratch_per_plan);

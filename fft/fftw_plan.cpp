@@ -2,7 +2,10 @@
 
 #include <fftw3-mpi.h>
 
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
+#include <sstream>
 #include <utility>
 
 #include "error.hpp"
@@ -39,6 +42,28 @@ unsigned fftw_flags(Rigor rigor) {
       return FFTW_PATIENT;
   }
   return FFTW_ESTIMATE;
+}
+
+double scale_factor(Scaling scaling, Direction direction, std::size_t points) {
+  const auto n = static_cast<double>(points);
+  switch (scaling) {
+    case Scaling::none:
+      return 1.0;
+    case Scaling::full:
+      return direction == Direction::backward ? 1.0 / n : 1.0;
+    case Scaling::symmetric:
+      return 1.0 / std::sqrt(n);
+  }
+  return 1.0;
+}
+
+void check_fftw_alignment(const Complex* array, const char* what) {
+  if (reinterpret_cast<std::uintptr_t>(array) % 16 == 0) return;
+  std::ostringstream address;
+  address << static_cast<const void*>(array);
+  throw UsageError(std::string(what) + " at " + address.str() +
+                   " is not 16-byte aligned; expected memory aligned as new, malloc, std::vector "
+                   "or fftw_malloc give it");
 }
 
 FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,

@@ -31,6 +31,19 @@ void export_wisdom(const std::string& path, MPI_Comm comm);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
+/// How a transform of N points scales its result: `none` as FFTW (unnormalized, so
+/// backward(forward(x)) = N x), `full` (backward multiplies by 1/N, so backward(forward(x)) = x)
+/// or `symmetric` (both directions multiply by 1/sqrt(N), so both preserve the 2-norm).
+enum class Scaling { none, full, symmetric };
+/// The factor a transform of `points` points in `direction` multiplies its result by under
+/// `scaling`: 1 for none (and for forward under full).
+double scale_factor(Scaling scaling, Direction direction, std::size_t points);
+
+/// Throws UsageError naming `what` unless `array` has the alignment FFTW's plans here assume
+/// (16 bytes, as new, malloc, std::vector and fftw_malloc give): a plan made on one array runs
+/// on another only if both are aligned alike.
+void check_fftw_alignment(const Complex* array, const char* what);
+
 /// One dimension of a guru plan: `n` points `stride` elements apart in the input and
 /// `output_stride` apart in the output (the same unless given: a transposing copy differs).
 struct Stride {
@@ -61,8 +74,9 @@ class FftwPlan {
   void execute() const { fftw_execute(plan_); }
   /// Runs on other arrays with the same strides, in-placeness and alignment (FFTW's new-array
   /// execute; complex doubles are always aligned alike here, FFTW's SIMD alignment being 16).
-  void execute(Complex* in, Complex* out) const {
-    fftw_execute_dft(plan_, reinterpret_cast<fftw_complex*>(in),
+  /// Out of place, `in` is only read: FFTW preserves the input of c2c transforms and copies.
+  void execute(const Complex* in, Complex* out) const {
+    fftw_execute_dft(plan_, reinterpret_cast<fftw_complex*>(const_cast<Complex*>(in)),
                      reinterpret_cast<fftw_complex*>(out));
   }
   explicit operator bool() const { return plan_ != nullptr; }

@@ -131,22 +131,4 @@ std::string shape_to_string(const Shape3& shape) {
   return std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]);
 }
 
-void check_grid_fits(const Shape3& shape, const ProcGrid& grid) {
-  struct Use {
-    int parts;
-    const char* grid_dim;
-    std::size_t dim;
-  };
-  const Use uses[] = {
-      {grid.rows, "p0", 0}, {grid.rows, "p0", 1}, {grid.columns, "p1", 1}, {grid.columns, "p1", 2}};
-  for (const Use& use : uses) {
-    if (static_cast<std::size_t>(use.parts) <= shape[use.dim]) continue;
-    throw UsageError("grid " + grid.to_string() + " does not fit size " + shape_to_string(shape) +
-                     ": " + use.grid_dim + "=" + std::to_string(use.parts) + " splits n" +
-                     std::to_string(use.dim) + "=" + std::to_string(shape[use.dim]) +
-                     " into more parts than it has points; choose a grid with p0 <= min(n0, n1) "
-                     "and p1 <= min(n1, n2)");
-  }
-}
-
 }  // namespace a2afft::fft

@@ -12,6 +12,7 @@ namespace a2afft::fft {
 using Shape3 = std::array<std::size_t, 3>;
 
 /// One part of a range split into `parts` near-equal parts: the first n % parts get one more.
+/// With more parts than points the last parts are empty (count 0, offset n).
 struct Split {
   std::size_t offset;
   std::size_t count;
@@ -58,9 +59,5 @@ ProcGrid parse_grid(std::string_view text, int ranks);
 /// Parses `128` (a cube) or `64x96x80`; throws UsageError for zero, garbled or overflowing sizes.
 Shape3 parse_shape(std::string_view text);
 std::string shape_to_string(const Shape3& shape);
-
-/// Throws UsageError when the grid splits a dimension into more parts than it has points:
-/// p0 splits n0 and then n1, p1 splits n1 and then n2.
-void check_grid_fits(const Shape3& shape, const ProcGrid& grid);
 
 }  // namespace a2afft::fft

@@ -1,11 +1,14 @@
 #pragma once
 
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "exchange.hpp"
 #include "exchange_buffer.hpp"
+#include "fft_phases.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "pencil_geometry.hpp"
@@ -20,7 +23,8 @@ struct Pencil3dOptions {
   Spec row_exchange{"mpi", {}};     // for the transpose among the p1 ranks of a row
   Spec column_exchange{"mpi", {}};  // for the transpose among the p0 ranks of a column
   Rigor rigor = Rigor::estimate;
-  bool natural_output = false;  // forward output back in the input layout (two more transposes)
+  bool natural_output = false;      // forward output back in the input layout (two more transposes)
+  Scaling scaling = Scaling::none;  // applied in the last FFT stage of each direction
 };
 
 /// A 3D c2c double FFT on a p0 x p1 pencil grid (DESIGN.md §4). Rank (a, b) starts with
@@ -29,13 +33,17 @@ struct Pencil3dOptions {
 ///   column transpose (split y over p0, gather x); FFT x.
 /// The output stays in that layout: all of x, part a of y, part b of z, stored y-major
 /// ([y][x][z], so the x FFTs run at stride z) when p0 > 1 and x-major when p0 = 1. With p1 = 1
-/// the z and y FFTs are one 2D plan over contiguous planes. Forward is unnormalized, as in FFTW.
-/// Collective construction does all planning; forward() and backward() only compute and move data,
-/// in place on data().
+/// the z and y FFTs are one 2D plan over contiguous planes. The grid may split a dimension into
+/// more parts than it has points: some ranks then hold nothing, and take part all the same.
+/// Forward is unnormalized, as in FFTW, unless the options ask for scaling. Collective
+/// construction does all planning; forward() and backward() only compute and move data.
 ///
 /// Each stage is one sweep over its leading planes: unpack the plane from the previous exchange,
-/// transform it, pack it for the next exchange. The plane stays in cache between the three, so
-/// a transpose costs one pass over memory on each side instead of two.
+/// transform it (and scale it, in the last FFT stage), pack it for the next exchange. The plane
+/// stays in cache between them, so a transpose costs one pass over memory on each side instead
+/// of two. The first sweep reads the caller's input (each plane copied into the work array while
+/// in cache, then transformed there) and the last writes the caller's output, so user arrays
+/// cost no extra pass over memory.
 class Pencil3d {
  public:
   Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
@@ -46,47 +54,77 @@ class Pencil3d {
 
   /// Boxes, storage order, blocks and buffers of every stage on this rank: what the plan uses.
   const PencilGeometry& geometry() const { return geometry_; }
-  /// This rank's part of the input (and of the backward output), row-major in data().
+  /// This rank's part of the input (and of the backward output), stored row-major. May be empty.
   const Box3& input_box() const { return geometry_.input_box(); }
   /// This rank's part of the forward output, in global coordinates; see output_is_y_major().
   const Box3& output_box() const { return geometry_.output_box(); }
-  /// True when data() holds the output as [y][x][z] rather than row-major [x][y][z].
+  /// True when the output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const { return geometry_.output_is_y_major(); }
-  Complex* data() { return data_.data(); }
-  /// The output reordered row-major over output_box(), and the reverse: for checks, untimed.
-  std::vector<Complex> output_in_natural_order() const;
-  void set_output_from_natural_order(const Complex* natural);
-  /// The whole forward output in natural order on rank 0 (empty elsewhere); collective, untimed.
-  std::vector<Complex> gather_output() const;
+  /// Elements an array needs for in-place transforms: the larger of the two boxes.
+  std::size_t in_place_elements() const;
+  /// Bytes of the plan's own arrays on this rank: the work array (the largest stage) and the
+  /// exchanges' send and receive buffers (shared by both transposes). Not counted: the
+  /// exchanges' internal scratch, FFTW's plans and the data() array.
+  std::size_t workspace_bytes() const;
 
+  /// Forward transform of `in` (input_box().elements(), row-major) into `out`
+  /// (output_box().elements(), in the output order, see output_is_y_major()). Out of place
+  /// (arrays apart; `in` is only read) or in place (in == out, holding in_place_elements()).
+  /// Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc give; otherwise throws
+  /// UsageError on the rank that passed them. Collective over the plan's ranks; allocates and
+  /// plans nothing.
+  void forward(const Complex* in, Complex* out);
+  /// Backward transform of `in` (output_box() elements, in the output order) into `out`
+  /// (input_box() elements, row-major); otherwise as forward(in, out).
+  void backward(const Complex* in, Complex* out);
+
+  /// An array of in_place_elements() owned by the plan, allocated (zeroed) on the first call,
+  /// for callers without arrays of their own; forward() and backward() transform it in place.
+  Complex* data();
+  /// forward(data(), data()) and backward(data(), data()): the same sweeps, the same bits.
   void forward();
   void backward();
+  /// `out` (or data()) reordered row-major over output_box(), and the reverse: for checks,
+  /// untimed.
+  std::vector<Complex> output_in_natural_order(const Complex* out) const;
+  std::vector<Complex> output_in_natural_order() const;
+  void set_output_from_natural_order(const Complex* natural);
+  /// The whole forward output of data() in natural order on rank 0 (empty elsewhere);
+  /// collective, untimed.
+  std::vector<Complex> gather_output() const;
 
   /// `row=<describe>,column=<describe>` with `-` for a transpose inside one rank.
   std::string describe() const;
-  /// Seconds of `compute` (FFTs) and `transpose` (pack + exchange + unpack) accumulate here.
-  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+  /// Seconds of `compute` (FFTs and scaling) and `transpose` (pack + exchange + unpack) of every
+  /// call accumulate here; nullptr detaches. Attaching creates both entries, so they exist (at
+  /// 0) even on a rank that holds nothing. For the split of the last call only, attach a timer
+  /// once and clear() it before each call: clear() keeps the entries, so nothing is allocated.
+  void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
  private:
   struct Transpose;
   struct Sweep;
-  using StagePlans = std::array<std::array<const FftwPlan*, 3>, 2>;  // [backward][stage]
-  std::vector<Sweep> compile(std::size_t first, std::size_t last, bool backward,
-                             const StagePlans& plans) const;
-  void sweep(const Sweep& step);
+  std::vector<Sweep> compile(std::size_t first, std::size_t last, bool backward) const;
+  void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
+  void run(const std::vector<Sweep>& schedule, const Complex* in, Complex* out);
+  void sweep(const Sweep& step, const Complex* in, Complex* out);
+  // data(), which must hold `elements` (it does once data() was called).
+  const Complex* own_array(std::size_t elements) const;
 
   MPI_Comm comm_;  // the topology's; it outlives the plan
   PencilGeometry geometry_;
   Pencil3dOptions options_;
-  std::vector<Complex> data_;
-  ComplexBuffer send_;  // from the row exchange's allocate() (else the column's)
+  std::vector<Complex> work_;  // every stage between the first sweep and the last
+  ComplexBuffer send_;         // from the row exchange's allocate() (else the column's)
   ComplexBuffer recv_;
+  std::vector<Complex> data_;  // data(), allocated on first use
   std::unique_ptr<Topology> row_topology_;
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;
   std::unique_ptr<Transpose> column_;
-  std::vector<FftwPlan> plane_plans_;  // one plane of a stage each, run at every plane
-  std::vector<Sweep> forward_;         // planned at construction; forward() only walks it
+  // One plane of a stage each, in place, run at every plane: [direction, stage].
+  std::map<std::pair<Direction, std::size_t>, FftwPlan> plane_plans_;
+  std::vector<Sweep> forward_;  // planned at construction; forward() only walks it
   std::vector<Sweep> backward_;
   PhaseTimer* timer_ = nullptr;
 };

@@ -28,7 +28,6 @@ std::size_t PencilStage::local_offset(const Shape3& point) const {
 PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int rank,
                                PencilOutput output)
     : shape_(shape), grid_(grid), rank_(rank), output_(output) {
-  check_grid_fits(shape, grid);
   if (rank < 0 || rank >= grid.rows * grid.columns) {
     throw UsageError("rank " + std::to_string(rank) + " is not in the " + grid.to_string() +
                      " grid; expected 0 to " + std::to_string(grid.rows * grid.columns - 1));

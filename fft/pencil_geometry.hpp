@@ -51,13 +51,15 @@ struct PencilStage {
 ///      (FFTs along x), stored y-major when p0 > 1 so the x FFTs run at stride z over planes
 ///      that fit in cache, and every transpose keeps axis 0 of both sides.
 /// Uneven splits pad each exchange's blocks to the largest part (the uniform block contract).
+/// A grid may split a dimension into more parts than it has points (3x2x5 on 8 ranks, 1x1x1 on
+/// 2): the last parts are then empty, a stage's box may hold nothing, and a row or column whose
+/// ranks hold nothing still exchanges blocks of one element.
 /// With p1 = 1 (slabs along x) there is no row transpose: stages 0 and 1 hold the same box and
 /// stage 0's FFT is one 2D plan over contiguous [y][z] planes. With p0 = 1 there is no column
 /// transpose and stage 2 is stage 1, x-major.
 class PencilGeometry {
  public:
-  /// Throws UsageError when the grid splits a dimension into more parts than it has points
-  /// (check_grid_fits) or `rank` is not one of the grid's p0 * p1 ranks.
+  /// Throws UsageError when `rank` is not one of the grid's p0 * p1 ranks.
   PencilGeometry(const Shape3& shape, const ProcGrid& grid, int rank,
                  PencilOutput output = PencilOutput::transposed);
 
@@ -88,7 +90,8 @@ class PencilGeometry {
   std::size_t row_block_bytes() const;
   std::size_t column_block_bytes() const;
 
-  /// Complex elements of the local array: the largest stage.
+  /// Complex elements of the local work array: the largest stage (0 on a rank that holds
+  /// nothing).
   std::size_t data_elements() const;
   /// Complex elements of each of the send and the receive buffer, shared by both transposes:
   /// the larger transpose's blocks. 0 without any transpose.

@@ -9,6 +9,7 @@
 #include "six_step1d.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "error.hpp"
 #include "gather.hpp"
@@ -37,17 +38,18 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
   }
   exchange_ = make_exchange(spec, problem);
-  data_.resize(local);
+  work_.resize(local);
   send_ = ComplexBuffer(exchange_.get(), local);
   recv_ = ComplexBuffer(exchange_.get(), local);
 
   const std::size_t n1 = geometry_.split().n1;
   const std::size_t n2 = geometry_.split().n2;
   const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
+  Complex* work = work_.data();
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     const auto d = static_cast<std::size_t>(direction == Direction::backward);
-    n1_plans_[d] = FftwPlan({{s(n1), 1}}, {}, data_.data(), data_.data(), direction, options.rigor);
-    n2_plans_[d] = FftwPlan({{s(n2), 1}}, {}, data_.data(), data_.data(), direction, options.rigor);
+    n1_plans_[d] = FftwPlan({{s(n1), 1}}, {}, work, work, direction, options.rigor);
+    n2_plans_[d] = FftwPlan({{s(n2), 1}}, {}, work, work, direction, options.rigor);
   }
   // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
   // matrix (transposing a chunk of rows at a time inside a sweep measured 1.5-2x slower).
@@ -55,10 +57,10 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
     return FftwPlan({}, {{s(rows), s(columns), 1}, {s(columns), 1, s(rows)}}, from, to,
                     Direction::forward, options.rigor);
   };
-  recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), data_.data());
-  recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), data_.data());
-  rows_to_send_[0] = transpose(geometry_.rows2(), n1, data_.data(), send_.data());
-  rows_to_send_[1] = transpose(geometry_.rows1(), n2, data_.data(), send_.data());
+  recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), work);
+  recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work);
+  rows_to_send_[0] = transpose(geometry_.rows2(), n1, work, send_.data());
+  rows_to_send_[1] = transpose(geometry_.rows1(), n2, work, send_.data());
 }
 
 SixStep1d::~SixStep1d() = default;
@@ -66,6 +68,9 @@ SixStep1d::~SixStep1d() = default;
 std::vector<Complex> SixStep1d::gather_output() const {
   // Every rank's raw block, in rank order; then each element goes to its output_index().
   const std::size_t n = geometry_.length();
+  if (data_.size() < geometry_.local_length()) {
+    throw std::logic_error("SixStep1d: data() was never called, so it holds no output");
+  }
   std::vector<Complex> blocks = gather_global(data_.data(), input_box(), {1, 1, n}, comm_);
   if (!geometry_.scrambled_output() || blocks.empty()) return blocks;
   std::vector<Complex> natural(n);
@@ -89,14 +94,15 @@ void SixStep1d::exchange(Own own) {
   }
 }
 
-// Rows [first, last) of data_, each of P runs of length/P elements: run b of row i is at
+// Rows [first, last) of `rows`, each of P runs of length/P elements: run b of row i is at
 // b * (N1/P * N2/P) + i * length/P in the exchange buffers. Rows go to send_ or come from recv_.
-void SixStep1d::copy_runs(const Sweep& sweep, std::size_t first, std::size_t last, bool into_rows) {
+void SixStep1d::copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, std::size_t last,
+                          bool into_rows) {
   const std::size_t block = geometry_.block_elements();
   const std::size_t run = sweep.length / static_cast<std::size_t>(geometry_.ranks());
   for (std::size_t i = first; i < last; ++i) {
     for (std::size_t b = 0; b < static_cast<std::size_t>(geometry_.ranks()); ++b) {
-      Complex* row_part = data_.data() + i * sweep.length + b * run;
+      Complex* row_part = rows + i * sweep.length + b * run;
       if (into_rows) {
         std::copy_n(recv_.data() + b * block + i * run, run, row_part);
       } else {
@@ -112,81 +118,118 @@ void SixStep1d::copy_runs(const Sweep& sweep, std::size_t first, std::size_t las
   }
 }
 
-void SixStep1d::local_transpose(const FftwPlan& plan) {
+void SixStep1d::local_transpose(const FftwPlan& plan, const Complex* from, Complex* to) {
   const ScopedPhase timed(timer_, "transpose");
-  plan.execute();
+  plan.execute(from, to);
 }
 
-// One pass over the rows of data_, a cache-sized chunk at a time: unpack them from the last
-// exchange, transform them with their twiddles and pack them for the next exchange.
-void SixStep1d::sweep(const Sweep& sweep) {
+// One pass over the rows, a cache-sized chunk at a time: unpack them from the last exchange into
+// `to` (or copy them there from `from`), transform them with their twiddles, scale them and
+// pack them for the next exchange.
+void SixStep1d::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
   const std::size_t length = sweep.length;
   const std::size_t chunk = rows_per_chunk(length);
   for (std::size_t first = 0; first < sweep.rows; first += chunk) {
     const std::size_t last = std::min(sweep.rows, first + chunk);
     if (sweep.unpack) {
       const ScopedPhase timed(timer_, "transpose");
-      copy_runs(sweep, first, last, true);
+      copy_runs(sweep, to, first, last, true);
     }
     if (sweep.fft != nullptr) {
       const ScopedPhase timed(timer_, "compute");
       for (std::size_t i = first; i < last; ++i) {
-        Complex* row = data_.data() + i * length;
+        Complex* row = to + i * length;
         // Row i of the N1 FFTs is n2 = r N2/P + i; its twiddle exponents n2 k1 stay below N.
         const std::size_t n2 = static_cast<std::size_t>(rank_) * geometry_.rows2() + i;
-        if (sweep.twiddle == Twiddle::conjugate_before) {
+        if (sweep.twiddle == Twiddle::conjugate_before) {  // only after an unpack: in place
           for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
             row[k] = multiply(row[k], twiddles_(m), true);
         }
+        // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
+        if (!sweep.unpack && from != to) std::copy_n(from + i * length, length, row);
         sweep.fft->execute(row, row);
         if (sweep.twiddle == Twiddle::after) {
           for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
             row[k] = multiply(row[k], twiddles_(m), false);
         }
+        if (sweep.scale != 1.0) {
+          for (std::size_t k = 0; k < length; ++k)
+            row[k] *= sweep.scale;
+        }
       }
     }
     if (sweep.pack) {
       const ScopedPhase timed(timer_, "transpose");
-      copy_runs(sweep, first, last, false);
+      copy_runs(sweep, to, first, last, false);
     }
   }
 }
 
 // Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
 // -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
-void SixStep1d::forward() {
+void SixStep1d::forward(const Complex* in, Complex* out) {
+  check_fftw_alignment(in, "forward's input");
+  check_fftw_alignment(out, "forward's output");
   const std::size_t n1 = geometry_.split().n1;
   const std::size_t n2 = geometry_.split().n2;
   const bool natural = !geometry_.scrambled_output();
-  local_transpose(rows_to_send_[1]);  // send: [n2][n1 local], by n2 owner
-  exchange(Own::sent);                // recv: blocks [n2 local][n1 of the sender]
-  sweep({geometry_.rows2(), n1, true, &n1_plans_[0], Twiddle::after, true});  // send: by k1 owner
-  exchange(own_in_place());           // recv: [n2][k1 local]
-  local_transpose(recv_to_rows_[1]);  // data: [k1 local][n2]
-  sweep({geometry_.rows1(), n2, false, &n2_plans_[0], Twiddle::none,
-         natural});  // data: [k1 local][k2]
+  const double scale = scale_factor(options_.scaling, Direction::forward, geometry_.length());
+  Complex* work = work_.data();
+  local_transpose(rows_to_send_[1], in, send_.data());  // send: [n2][n1 local], by n2 owner
+  exchange(Own::sent);                                  // recv: blocks [n2 local][n1 of the sender]
+  sweep({geometry_.rows2(), n1, true, &n1_plans_[0], Twiddle::after, true}, work,
+        work);               // send: by k1 owner
+  exchange(own_in_place());  // recv: [n2][k1 local]
+  Complex* rows = natural ? work : out;
+  local_transpose(recv_to_rows_[1], recv_.data(), rows);  // rows: [k1 local][n2]
+  sweep({geometry_.rows1(), n2, false, &n2_plans_[0], Twiddle::none, natural, scale}, rows,
+        rows);  // rows: [k1 local][k2]
   if (!natural) return;
-  exchange(own_in_place());           // recv: [k1][k2 local]
-  local_transpose(recv_to_rows_[0]);  // data: [k2 local][k1] = X[N1 k2 + k1]
+  exchange(own_in_place());                              // recv: [k1][k2 local]
+  local_transpose(recv_to_rows_[0], recv_.data(), out);  // out: [k2 local][k1] = X[N1 k2 + k1]
 }
 
 // Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
-void SixStep1d::backward() {
+void SixStep1d::backward(const Complex* in, Complex* out) {
+  check_fftw_alignment(in, "backward's input");
+  check_fftw_alignment(out, "backward's output");
   const std::size_t n1 = geometry_.split().n1;
   const std::size_t n2 = geometry_.split().n2;
   const bool natural = !geometry_.scrambled_output();
+  const double scale = scale_factor(options_.scaling, Direction::backward, geometry_.length());
+  Complex* work = work_.data();
   if (natural) {
-    local_transpose(rows_to_send_[0]);  // send: [k1][k2 local], by k1 owner
-    exchange(Own::sent);                // recv: blocks [k1 local][k2 of the sender]
-  }
-  sweep({geometry_.rows1(), n2, natural, &n2_plans_[1], Twiddle::none,
-         false});                     // data: [k1 local][n2]
-  local_transpose(rows_to_send_[1]);  // send: [n2][k1 local], by n2 owner
-  exchange(Own::sent);                // recv: blocks [n2 local][k1 of the sender]
-  sweep({geometry_.rows2(), n1, true, &n1_plans_[1], Twiddle::conjugate_before,
-         true});                      // by n1 owner
-  exchange(own_in_place());           // recv: [n2][n1 local]
-  local_transpose(recv_to_rows_[1]);  // data: A[n1 local][n2]
+    local_transpose(rows_to_send_[0], in, send_.data());  // send: [k1][k2 local], by k1 owner
+    exchange(Own::sent);  // recv: blocks [k1 local][k2 of the sender]
+    sweep({geometry_.rows1(), n2, true, &n2_plans_[1], Twiddle::none, false}, work, work);
+  } else {
+    sweep({geometry_.rows1(), n2, false, &n2_plans_[1], Twiddle::none, false}, in, work);
+  }                                                       // work: [k1 local][n2]
+  local_transpose(rows_to_send_[1], work, send_.data());  // send: [n2][k1 local], by n2 owner
+  exchange(Own::sent);  // recv: blocks [n2 local][k1 of the sender]
+  sweep({geometry_.rows2(), n1, true, &n1_plans_[1], Twiddle::conjugate_before, true, scale}, work,
+        work);                                           // by n1 owner
+  exchange(own_in_place());                              // recv: [n2][n1 local]
+  local_transpose(recv_to_rows_[1], recv_.data(), out);  // out: A[n1 local][n2]
+}
+
+Complex* SixStep1d::data() {
+  if (data_.size() < geometry_.local_length()) data_.resize(geometry_.local_length());
+  return data_.data();
+}
+
+void SixStep1d::forward() {
+  Complex* array = data();
+  forward(array, array);
+}
+
+void SixStep1d::backward() {
+  Complex* array = data();
+  backward(array, array);
+}
+
+std::size_t SixStep1d::workspace_bytes() const {
+  return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex);
 }
 
 std::string SixStep1d::describe() const {

@@ -6,6 +6,7 @@
 
 #include "exchange.hpp"
 #include "exchange_buffer.hpp"
+#include "fft_phases.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "six_step_geometry.hpp"
@@ -19,7 +20,8 @@ struct SixStep1dOptions {
   Spec exchange{"mpi", {}};  // for all three transposes
   std::size_t n1 = 0;        // 0: chosen near sqrt(N)
   Rigor rigor = Rigor::estimate;
-  bool scrambled_output = false;  // skip the last transpose; see SixStep1d
+  bool scrambled_output = false;    // skip the last transpose; see SixStep1d
+  Scaling scaling = Scaling::none;  // applied in the last FFT stage of each direction
 };
 
 /// A 1D c2c double FFT of length N = N1 * N2 over P ranks (DESIGN.md §4), P dividing N1 and N2.
@@ -28,9 +30,13 @@ struct SixStep1dOptions {
 ///   N1 FFTs of length N2; transpose back.
 /// The output X[k] is then natural: rank r holds X[r N/P .. (r+1) N/P). Scrambled output skips
 /// the last transpose: rank r's element i * N2 + k2 (i < N1/P, k2 < N2) holds
-/// X[(r N1/P + i) + N1 k2]; backward() then expects that order as its input. Forward is
-/// unnormalized, as in FFTW; backward(forward(x)) = N x. Construction plans (FFTW plans, twiddles,
-/// the exchange); forward() and backward() only compute and move data, in place on data().
+/// X[(r N1/P + i) + N1 k2]; backward() then expects that order as its input. Since P divides N1
+/// and N2, every rank holds N/P >= P elements: no part is ever empty. Forward is unnormalized,
+/// as in FFTW (backward(forward(x)) = N x), unless the options ask for scaling. Construction
+/// plans (FFTW plans, twiddles, the exchange); forward() and backward() only compute and move
+/// data. The first step reads the caller's input (a local transpose out of it, or in scrambled
+/// backward the first FFTs' rows, copied into the work array while in cache) and the last
+/// writes the caller's output.
 class SixStep1d {
  public:
   SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options);
@@ -44,54 +50,77 @@ class SixStep1d {
   SixStepSplit split() const { return geometry_.split(); }
   /// The local part of the (natural-order) input, as a box of the 1 x 1 x N array.
   Box3 input_box() const { return geometry_.input_box(rank_); }
-  Complex* data() { return data_.data(); }
+  /// Elements of the local input and output alike (N/P), so also of an in-place array.
+  std::size_t local_length() const { return geometry_.local_length(); }
   /// Global index of local output element i (the identity map plus an offset when natural).
   std::size_t output_index(std::size_t i) const { return geometry_.output_index(rank_, i); }
-  /// The whole output in natural order on rank 0 (empty elsewhere); collective, untimed.
-  std::vector<Complex> gather_output() const;
+  /// Bytes of the plan's own arrays on this rank: the work array and the exchange's send and
+  /// receive buffers, N/P elements each. Not counted: the exchange's internal scratch, FFTW's
+  /// plans, the twiddle tables (2 sqrt(N) elements) and the data() array.
+  std::size_t workspace_bytes() const;
 
+  /// Forward transform of `in` (local_length() elements, input_box()) into `out` (as many, see
+  /// output_index()). Out of place (arrays apart; `in` is only read) or in place (in == out).
+  /// Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc give; otherwise throws
+  /// UsageError on the rank that passed them. Collective; allocates and plans nothing.
+  void forward(const Complex* in, Complex* out);
+  /// Backward transform of `in` (in the output order) into `out` (natural order, input_box()).
+  void backward(const Complex* in, Complex* out);
+
+  /// An array of local_length() owned by the plan, allocated (zeroed) on the first call, for
+  /// callers without arrays of their own; forward() and backward() transform it in place.
+  Complex* data();
+  /// forward(data(), data()) and backward(data(), data()): the same steps, the same bits.
   void forward();
   void backward();
+  /// The whole output of data() in natural order on rank 0 (empty elsewhere); collective,
+  /// untimed.
+  std::vector<Complex> gather_output() const;
 
   /// `sixstep(N1=..,N2=..[,scrambled]): <exchange describe>`.
   std::string describe() const;
-  /// Seconds of `compute` (FFTs and twiddles) and `transpose` (pack, exchange, unpack and local
-  /// transposes) accumulate here.
-  void attach_timer(PhaseTimer* timer) { timer_ = timer; }
+  /// Seconds of `compute` (FFTs, twiddles and scaling) and `transpose` (pack, exchange, unpack
+  /// and local transposes) of every call accumulate here; nullptr detaches. Attaching creates
+  /// both entries; for the split of the last call only, attach once and clear() the timer
+  /// before each call (clear() keeps the entries, so nothing is allocated).
+  void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
  private:
   enum class Twiddle { none, after, conjugate_before };
-  // One pass over `rows` rows of `length` elements in data_ (see sweep()).
+  // One pass over `rows` rows of `length` elements (see sweep()).
   struct Sweep {
     std::size_t rows;
     std::size_t length;
     bool unpack;  // from the last exchange's blocks, as runs (see copy_runs())
     const FftwPlan* fft;
     Twiddle twiddle;
-    bool pack;  // into the next exchange's blocks
+    bool pack;           // into the next exchange's blocks
+    double scale = 1.0;  // each row is multiplied by it after its FFT and twiddle
   };
   // Whether our own block went through send_ or was packed straight into recv_.
   enum class Own { sent, in_place };
   Own own_in_place() const { return exchange_->can_leave_own_block() ? Own::in_place : Own::sent; }
   void exchange(Own own);
-  void copy_runs(const Sweep& sweep, std::size_t first, std::size_t last, bool into_rows);
-  void local_transpose(const FftwPlan& plan);
-  void sweep(const Sweep& sweep);
+  void copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, std::size_t last,
+                 bool into_rows);
+  void local_transpose(const FftwPlan& plan, const Complex* from, Complex* to);
+  void sweep(const Sweep& sweep, const Complex* from, Complex* to);
 
   MPI_Comm comm_;
   int rank_;
   SixStepGeometry geometry_;
   SixStep1dOptions options_;
   std::unique_ptr<ExchangePlan> exchange_;
-  std::vector<Complex> data_;
+  std::vector<Complex> work_;
   ComplexBuffer send_;  // from exchange_->allocate()
   ComplexBuffer recv_;
-  TwiddleTable twiddles_;  // W_N^m; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1)
+  std::vector<Complex> data_;  // data(), allocated on first use
+  TwiddleTable twiddles_;      // W_N^m; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1)
   // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
   std::array<FftwPlan, 2> n1_plans_;
   std::array<FftwPlan, 2> n2_plans_;
-  // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> data_ rows, and data_ rows
-  // [N2/P][N1] or [N1/P][N2] -> send_.
+  // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> rows, and rows [N2/P][N1] or
+  // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
   std::array<FftwPlan, 2> recv_to_rows_;
   std::array<FftwPlan, 2> rows_to_send_;
   PhaseTimer* timer_ = nullptr;

@@ -1,5 +1,7 @@
 #include "transpose_step.hpp"
 
+#include <algorithm>
+
 namespace a2afft::fft {
 namespace {
 
@@ -16,7 +18,9 @@ std::size_t TransposeShape::block_elements() const {
   Shape3 padded = to;
   padded[axis(split_in_to)] = largest_split(split_length, parts);
   padded[axis(gather_axis)] = largest_split(gather_length, parts);
-  return padded[0] * padded[1] * padded[2];
+  // A row (column) whose ranks hold nothing, with more parts than points on the third axis,
+  // still exchanges: one element keeps the block uniform and at least one byte.
+  return std::max<std::size_t>(padded[0] * padded[1] * padded[2], 1);
 }
 
 TransposeShape TransposeShape::inverse() const {

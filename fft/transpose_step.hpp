@@ -27,7 +27,8 @@ struct TransposeShape {
   bool swap_leading = false;
 
   /// Elements of one block, padded so that every rank's blocks have one size (the uniform
-  /// exchange contract): the split and the gathered axis both at their largest part.
+  /// exchange contract): the split and the gathered axis both at their largest part, and at
+  /// least one element when the ranks of the exchange hold nothing (axis 0 empty).
   std::size_t block_elements() const;
   /// The send (or receive) buffer: one block per part.
   std::size_t buffer_elements() const { return block_elements() * static_cast<std::size_t>(parts); }

@@ -91,8 +91,10 @@ const std::vector<ErrorCase>& error_cases() {
      R"re(--size=64y64 is not valid)re"},
     {"fft3d_grid_product", 4, {}, {"fft3d", "--size", "16", "--grid", "3x1"},
      R"re(--grid=3x1 has 3 ranks but the job has 4)re"},
-    {"fft3d_grid_too_wide", 4, {}, {"fft3d", "--size", "8x8x3", "--grid", "1x4"},
-     R"re(p1=4 splits n2=3 into more parts than it has points)re"},
+    // A grid with more parts than points (8x8x3 on 1x4) is valid since issue 19; a zero part
+    // is still refused.
+    {"fft3d_grid_zero", 4, {}, {"fft3d", "--size", "8x8x3", "--grid", "0x4"},
+     R"re(--grid=0x4 is not valid; expected p0xp1 with p0 \* p1 = 4, e.g. 2x2)re"},
     {"fft3d_unknown_spec", 2, {}, {"fft3d", "--size", "16", "--exchange", "tra3"},
      R"re(unknown exchange 'tra3')re"},
     {"fft3d_unknown_engine", 1, {}, {"fft3d", "--size", "16", "--engine", "heffte"},

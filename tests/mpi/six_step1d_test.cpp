@@ -1,6 +1,7 @@
 // SixStep1d against serial FFTW of the whole vector: powers of two and composite lengths (odd
 // and prime factors in N1 and N2), every registered backend, natural and scrambled output;
-// forward, backward, round trip and repeatability. Run for P = 1..8.
+// forward, backward, round trip and repeatability; caller arrays in and out of place against
+// data(); scaling; timings. Run for P = 1..8.
 
 #include "six_step1d.hpp"
 
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -182,6 +184,61 @@ TEST(SixStep1d, a_length_without_a_split_is_an_error_that_suggests_valid_ones) {
               std::string::npos)
         << text;
   }
+}
+
+// forward(in, out), backward(in, out) out of place and in place give the bits of data() and
+// leave their inputs alone, natural and scrambled, scaled or not.
+TEST(SixStep1d, caller_arrays_in_and_out_of_place_give_the_bits_of_data) {
+  for (const std::size_t n : lengths_for(topology().size())) {
+    for (const bool scrambled : {false, true}) {
+      for (const Scaling scaling : {Scaling::none, Scaling::full}) {
+        SixStep1d plan(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled, scaling});
+        const std::size_t local = plan.local_length();
+        const std::string failure =
+            testing_support::user_array_difference(plan, local, local, local, [&](Complex* data) {
+              fill_test_signal(data, plan.input_box(), {1, 1, n}, 4);
+            });
+        EXPECT_EQ(testing_support::agreed_failure(failure), "")
+            << "N=" << n << (scrambled ? " scrambled" : " natural")
+            << (scaling == Scaling::none ? "" : " full");
+        EXPECT_EQ(plan.workspace_bytes(), 3 * local * sizeof(Complex));
+      }
+    }
+  }
+}
+
+TEST(SixStep1d, scaling_none_full_and_symmetric) {
+  for (const std::size_t n : lengths_for(topology().size())) {
+    for (const bool scrambled : {false, true}) {
+      const SixStepGeometry geometry(n, topology().size(), 0, scrambled);
+      std::vector<Complex> x(geometry.local_length());
+      fill_test_signal(x.data(), geometry.input_box(topology().rank()), {1, 1, n}, 5);
+      const auto make_plan = [&](Scaling scaling) {
+        return std::make_unique<SixStep1d>(
+            topology(), n, SixStep1dOptions{{"mpi", {}}, 0, Rigor::estimate, scrambled, scaling});
+      };
+      const std::string local = testing_support::scaling_failure(make_plan, x, x.size(), n);
+      EXPECT_EQ(testing_support::agreed_failure(local), "")
+          << "N=" << n << (scrambled ? " scrambled" : " natural");
+    }
+  }
+}
+
+TEST(SixStep1d, a_timer_cleared_before_each_call_holds_the_last_calls_split) {
+  const auto p = static_cast<std::size_t>(topology().size());
+  SixStep1d plan(topology(), p * p * 30, {});
+  PhaseTimer timer;
+  plan.attach_timer(&timer);
+  ASSERT_EQ(timer.seconds().size(), 2u);
+  std::vector<Complex> in(plan.local_length(), Complex{1, 0});
+  std::vector<Complex> out(in.size());
+  plan.forward(in.data(), out.data());
+  timer.clear();
+  EXPECT_EQ(timer.seconds().at("compute"), 0.0);
+  plan.forward(in.data(), out.data());
+  EXPECT_GT(timer.seconds().at("compute"), 0.0);
+  EXPECT_GT(timer.seconds().at("transpose"), 0.0);
+  plan.attach_timer(nullptr);
 }
 
 }  // namespace

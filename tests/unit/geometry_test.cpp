@@ -12,7 +12,7 @@ namespace {
 
 TEST(Split, parts_cover_the_range_in_order_and_differ_by_at_most_one) {
   for (std::size_t n = 1; n <= 40; ++n) {
-    for (int parts = 1; parts <= static_cast<int>(n); ++parts) {
+    for (int parts = 1; parts <= static_cast<int>(n) + 5; ++parts) {
       std::size_t next = 0;
       for (int i = 0; i < parts; ++i) {
         const Split part = split_range(n, parts, i);
@@ -60,18 +60,14 @@ TEST(Shape, cubes_triples_and_bad_sizes) {
   }
 }
 
-TEST(ProcGrid, a_grid_wider_than_a_dimension_is_refused_with_the_reason) {
-  EXPECT_NO_THROW(check_grid_fits({8, 8, 8}, {2, 4}));
-  EXPECT_NO_THROW(check_grid_fits({1, 1, 7}, {1, 1}));
-  try {
-    check_grid_fits({17, 5, 3}, {1, 4});
-    FAIL();
-  } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("p1=4 splits n2=3"), std::string::npos)
-        << error.what();
-  }
-  EXPECT_THROW(check_grid_fits({17, 5, 3}, {1, 4}), UsageError);
-  EXPECT_THROW(check_grid_fits({2, 8, 8}, {4, 1}), UsageError);
+// A grid may split a range into more parts than it has points (issue 19): the last parts are
+// empty, at the end of the range.
+TEST(Split, more_parts_than_points_leaves_the_last_parts_empty_at_the_end) {
+  EXPECT_EQ(split_range(3, 4, 2).count, 1u);
+  EXPECT_EQ(split_range(3, 4, 3).count, 0u);
+  EXPECT_EQ(split_range(3, 4, 3).offset, 3u);
+  EXPECT_EQ(split_range(1, 2, 1).offset, 1u);
+  EXPECT_EQ(largest_split(3, 8), 1u);
 }
 
 TEST(CopyBox, whole_rows_copy_as_planes) {

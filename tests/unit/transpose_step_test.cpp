@@ -52,10 +52,13 @@ struct Case {
   Shape3 shape;
   ProcGrid grid;
 };
-// Uneven splits on both axes of each transpose, even ones, slabs both ways and a single rank.
+// Uneven splits on both axes of each transpose, even ones, slabs both ways, a single rank, and
+// grids with more parts than points, whose empty ranks still exchange (one-element blocks).
 const Case kCases[] = {{{17, 5, 3}, {3, 2}}, {{17, 5, 3}, {2, 3}}, {{8, 8, 8}, {2, 2}},
                        {{6, 4, 10}, {3, 4}}, {{5, 7, 9}, {4, 1}},  {{5, 7, 9}, {1, 4}},
-                       {{1, 6, 6}, {1, 5}},  {{2, 3, 4}, {1, 1}}};
+                       {{1, 6, 6}, {1, 5}},  {{2, 3, 4}, {1, 1}},  {{3, 2, 5}, {4, 2}},
+                       {{1, 1, 1}, {2, 1}},  {{2, 1, 1}, {3, 1}},  {{1, 1, 7}, {2, 4}},
+                       {{17, 5, 3}, {1, 4}}};
 
 // One transpose on all ranks; `own_in_place` packs each rank's own block straight into its
 // receive buffer and leaves it out of the exchange, as Pencil3d does for exchanges that allow it.
