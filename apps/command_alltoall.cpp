@@ -128,8 +128,8 @@ class AlltoallBenchmark {
     if (options_.buffers == "exchange") {
       trial.plan_send = trial.plan->allocate(pattern.size());
       trial.plan_recv = trial.plan->allocate(pattern.size());
-      trial.send = trial.plan_send.span();
-      trial.recv = trial.plan_recv.span();
+      trial.send = bytes_of(trial.plan_send);
+      trial.recv = bytes_of(trial.plan_recv);
     } else {
       trial.heap_send.resize(pattern.size());
       trial.heap_recv.resize(pattern.size());

@@ -116,10 +116,7 @@ void Exchange::run(const void* send, void* recv) {
 }
 
 Buffer Exchange::allocate(std::size_t bytes) {
-  // The plan's buffer, kept alive by the public one through an aliasing shared_ptr.
-  auto held = std::make_shared<ExchangeBuffer>(plan_->plan->allocate(bytes));
-  std::byte* data = held->data();
-  return Buffer(std::shared_ptr<void>(held, data), data, bytes);
+  return plan_->plan->allocate(bytes);
 }
 
 std::string Exchange::describe() const {

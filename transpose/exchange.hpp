@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "a2afft/buffer.hpp"
 #include "timing/phase_timer.hpp"
 
 namespace a2afft {
@@ -42,23 +43,13 @@ struct ExchangeProblem {
   std::size_t block_bytes;
 };
 
-/// Memory from ExchangePlan::allocate(), freed when the last copy of it goes. Uninitialised.
-class ExchangeBuffer {
- public:
-  ExchangeBuffer() = default;
-  /// `owner` keeps [data, data + bytes) alive; the buffer frees nothing else.
-  ExchangeBuffer(std::shared_ptr<void> owner, std::byte* data, std::size_t bytes)
-      : owner_(std::move(owner)), data_(data), bytes_(bytes) {}
+/// Memory from ExchangePlan::allocate(): the public a2afft::Buffer, handed to callers as it is.
+using ExchangeBuffer = Buffer;
 
-  std::byte* data() const { return data_; }
-  std::size_t size() const { return bytes_; }
-  std::span<std::byte> span() const { return {data_, bytes_}; }
-
- private:
-  std::shared_ptr<void> owner_;
-  std::byte* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
+/// The buffer's bytes as a span.
+inline std::span<std::byte> bytes_of(const Buffer& buffer) {
+  return {buffer.data(), buffer.size()};
+}
 
 /// 64-byte aligned heap memory: what ExchangePlan::allocate() gives unless a plan has better.
 ExchangeBuffer allocate_aligned(std::size_t bytes);

@@ -75,8 +75,8 @@ std::string check_exchange(ExchangePlan& plan, std::size_t block_bytes,
   if (from == Buffers::plan) {
     plan_send = plan.allocate(total);
     plan_guarded = plan.allocate(guarded_bytes);
-    send = plan_send.span();
-    guarded = plan_guarded.span();
+    send = bytes_of(plan_send);
+    guarded = bytes_of(plan_guarded);
   } else {
     heap_send.resize(total);
     heap_guarded.resize(guarded_bytes);
@@ -298,7 +298,7 @@ TEST(SharedLeaders, buffers_come_and_go) {
     EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, topology(), Buffers::plan)), "");
     EXPECT_EQ(agreed_failure(check_exchange(*plan, block_bytes, topology(), Buffers::heap)), "");
   }
-  std::fill(survivor.span().begin(), survivor.span().end(), std::byte{1});
+  std::fill(bytes_of(survivor).begin(), bytes_of(survivor).end(), std::byte{1});
   EXPECT_EQ(survivor.size(), block_bytes * static_cast<std::size_t>(topology().size()));
 }
 
@@ -356,7 +356,7 @@ TEST(Allocate, every_backend_gives_aligned_memory_of_the_size_asked) {
     const ExchangeBuffer buffer = plan->allocate(1000);
     EXPECT_EQ(buffer.size(), 1000u) << info->name;
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(buffer.data()) % 16, 0u) << info->name;
-    std::fill(buffer.span().begin(), buffer.span().end(), std::byte{7});
+    std::fill(bytes_of(buffer).begin(), bytes_of(buffer).end(), std::byte{7});
   }
 }
 

@@ -236,7 +236,7 @@ TEST_P(Stress, five_hundred_runs_of_one_plan_grow_no_memory_or_handles) {
   const std::size_t total = kBlockBytes * static_cast<std::size_t>(ranks);
   const ExchangeBuffer send = plan->allocate(total);
   const ExchangeBuffer recv = plan->allocate(total);
-  verify::fill_send_blocks(send.span(), on.rank(), ranks, kBlockBytes);
+  verify::fill_send_blocks(bytes_of(send), on.rank(), ranks, kBlockBytes);
   for (int run = 0; run < kWarmRuns; ++run)
     plan->run(send.data(), recv.data());
   const Usage before = Usage::now();
@@ -248,7 +248,7 @@ TEST_P(Stress, five_hundred_runs_of_one_plan_grow_no_memory_or_handles) {
   }
   const Usage after = Usage::now();
   std::string failure;
-  if (auto bad = verify::check_received_blocks(recv.span(), on.rank(), ranks, kBlockBytes)) {
+  if (auto bad = verify::check_received_blocks(bytes_of(recv), on.rank(), ranks, kBlockBytes)) {
     failure = "wrong data after the runs at " + bad->describe();
   } else {
     failure = after.growth_since(before) + steady_growth(heap_bytes);

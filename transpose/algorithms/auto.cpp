@@ -146,7 +146,7 @@ Trial make_trial(const Spec& spec, const ExchangeProblem& problem) {
   const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
   trial.send = trial.plan->allocate(total);
   trial.recv = trial.plan->allocate(total);
-  std::fill(trial.send.span().begin(), trial.send.span().end(), std::byte{1});
+  std::fill(bytes_of(trial.send).begin(), bytes_of(trial.send).end(), std::byte{1});
   return trial;
 }
 
