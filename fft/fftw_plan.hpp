@@ -10,12 +10,15 @@
 #include <string_view>
 #include <vector>
 
+#include <a2afft/fft.hpp>
+
 namespace a2afft::fft {
 
-using Complex = std::complex<double>;
+// Public (a2afft/fft.hpp); named here too so that fft::Complex etc. keep working.
+using a2afft::Complex;
+using a2afft::Rigor;
+using a2afft::Scaling;
 
-/// How hard FFTW plans: FFTW_ESTIMATE, FFTW_MEASURE or FFTW_PATIENT.
-enum class Rigor { estimate, measure, patient };
 Rigor parse_rigor(std::string_view text);  // throws UsageError listing the valid words
 std::string_view to_string(Rigor rigor);
 unsigned fftw_flags(Rigor rigor);
@@ -31,10 +34,6 @@ void export_wisdom(const std::string& path, MPI_Comm comm);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
-/// How a transform of N points scales its result: `none` as FFTW (unnormalized, so
-/// backward(forward(x)) = N x), `full` (backward multiplies by 1/N, so backward(forward(x)) = x)
-/// or `symmetric` (both directions multiply by 1/sqrt(N), so both preserve the 2-norm).
-enum class Scaling { none, full, symmetric };
 /// The factor a transform of `points` points in `direction` multiplies its result by under
 /// `scaling`: 1 for none (and for forward under full).
 double scale_factor(Scaling scaling, Direction direction, std::size_t points);

@@ -6,4 +6,8 @@
 #include <a2afft/buffer.hpp>
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
+#include <a2afft/fft.hpp>
+#include <a2afft/fft1d.hpp>
+#include <a2afft/fft3d.hpp>
+#include <a2afft/layout.hpp>
 #include <a2afft/version.hpp>

@@ -13,4 +13,18 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A mistake the caller can fix: a bad shape, grid, spec, option, layout or array. The message
+/// is one line that names the offending value and says what is valid (the a2afft command prints
+/// it on rank 0 and exits 2).
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
+/// An MPI call failed. The message carries the call and MPI's own error string.
+class MpiError : public Error {
+ public:
+  using Error::Error;
+};
+
 }  // namespace a2afft

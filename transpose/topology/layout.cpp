@@ -32,13 +32,13 @@ LayoutRequest LayoutRequest::from_environment() {
           from_env("A2AFFT_NUMA_PER_NODE")};
 }
 
-LayoutRequest LayoutRequest::overridden_by(const LayoutRequest& cli) const {
+LayoutRequest LayoutRequest::overridden_by(const LayoutRequest& other) const {
   LayoutRequest merged = *this;
-  if (cli.ranks_per_node || cli.node_sizes) {
-    merged.ranks_per_node = cli.ranks_per_node;
-    merged.node_sizes = cli.node_sizes;
+  if (other.ranks_per_node || other.node_sizes) {
+    merged.ranks_per_node = other.ranks_per_node;
+    merged.node_sizes = other.node_sizes;
   }
-  if (cli.numa_per_node) merged.numa_per_node = cli.numa_per_node;
+  if (other.numa_per_node) merged.numa_per_node = other.numa_per_node;
   return merged;
 }
 

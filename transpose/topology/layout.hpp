@@ -5,28 +5,11 @@
 #include <string_view>
 #include <vector>
 
-// Virtual node layouts, pure (no MPI), so that one machine can act as a cluster.
+#include <a2afft/layout.hpp>
+
+// Virtual node layouts (LayoutSetting and LayoutRequest are public: a2afft/layout.hpp), pure (no
+// MPI), so that one machine can act as a cluster.
 namespace a2afft {
-
-/// One layout setting as the user wrote it, kept verbatim so errors can quote it:
-/// {"A2AFFT_NODE_SIZES", "3,1,2"} or {"--node-sizes", "3,1,2"}.
-struct LayoutSetting {
-  std::string name;
-  std::string value;
-  std::string quoted() const { return name + "=" + value; }
-};
-
-/// Which virtual layout the user asked for. Empty fields mean "the real machine".
-struct LayoutRequest {
-  std::optional<LayoutSetting> ranks_per_node;  // blocks of q consecutive ranks
-  std::optional<LayoutSetting> node_sizes;      // consecutive blocks of the given sizes
-  std::optional<LayoutSetting> numa_per_node;   // k NUMA domains per node, split evenly
-
-  /// Reads A2AFFT_RANKS_PER_NODE, A2AFFT_NODE_SIZES and A2AFFT_NUMA_PER_NODE.
-  static LayoutRequest from_environment();
-  /// `cli` wins: its node settings replace all of ours if it has any; likewise for NUMA.
-  LayoutRequest overridden_by(const LayoutRequest& cli) const;
-};
 
 /// Which node each rank is on, and the derived per-node facts.
 struct NodeLayout {

@@ -1,0 +1,54 @@
+#pragma once
+
+// What a2afft's distributed FFTs (Fft3d, Fft1d) share: the element type, the planning rigor,
+// the scaling, local boxes and phase times.
+
+#include <array>
+#include <complex>
+#include <cstddef>
+
+namespace a2afft {
+
+/// The element of every c2c transform: interleaved real and imaginary doubles, the layout of
+/// fftw_complex and of C's double _Complex.
+using Complex = std::complex<double>;
+
+/// How hard FFTW plans: FFTW_ESTIMATE, FFTW_MEASURE (the default: its plans ran 1.6x faster
+/// than ESTIMATE's at 128^3) or FFTW_PATIENT. MEASURE and PATIENT time candidate plans at
+/// construction; a wisdom file keeps what they learned for the next run.
+enum class Rigor { estimate, measure, patient };
+
+/// How a transform of N points scales its result: `none` as FFTW (unnormalized, so
+/// backward(forward(x)) = N x), `full` (backward multiplies by 1/N, so backward(forward(x)) = x)
+/// or `symmetric` (both directions multiply by 1/sqrt(N), so both preserve the 2-norm). The
+/// factor is applied inside the last FFT stage, not as a separate pass.
+enum class Scaling { none, full, symmetric };
+
+/// A rank's part of a global n0 x n1 x n2 array, in global coordinates: the elements
+/// [lower[d], lower[d] + size[d]) of each dimension d. Stored contiguously, with the
+/// dimensions ordered by `order` from slowest to fastest: {0, 1, 2} is row-major (C order,
+/// dimension 2 contiguous); {1, 0, 2} swaps the two leading dimensions. A box may be empty
+/// (a size of 0) when the grid splits a dimension into more parts than it has points.
+struct Box3 {
+  std::array<std::size_t, 3> lower{};
+  std::array<std::size_t, 3> size{};
+  std::array<int, 3> order{0, 1, 2};
+
+  std::size_t elements() const { return size[0] * size[1] * size[2]; }
+  /// The position in local storage of global element (i0, i1, i2), which must lie in the box.
+  std::size_t local_index(const std::array<std::size_t, 3>& global) const {
+    std::size_t index = 0;
+    for (const int d : order)
+      index = index * size[d] + (global[d] - lower[d]);
+    return index;
+  }
+};
+
+/// Where the last forward() or backward() spent its time on this rank, in seconds: `transpose`
+/// is packing, exchanging and unpacking; `compute` the FFTs (with twiddles and scaling).
+struct FftTimes {
+  double transpose_seconds = 0;
+  double compute_seconds = 0;
+};
+
+}  // namespace a2afft

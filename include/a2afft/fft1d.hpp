@@ -1,0 +1,94 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include <a2afft/error.hpp>
+#include <a2afft/fft.hpp>
+#include <a2afft/layout.hpp>
+
+namespace a2afft {
+
+/// The order of the output of a 1D FFT.
+enum class Fft1dOutput {
+  /// X[k] in order: rank r holds X[r N/P .. (r+1) N/P), like its input.
+  natural,
+  /// One transpose fewer (faster): rank r's local element i * N2 + k2 (i < N1/P, k2 < N2)
+  /// holds X[(r N1/P + i) + N1 k2]. backward() takes that order back. See output_index().
+  scrambled,
+};
+
+/// How an Fft1d is planned; every field has a working default.
+struct Fft1dOptions {
+  /// The all-to-all of the three transposes: `auto` or any backend spec (see `a2afft list`).
+  std::string exchange = "auto";
+  /// The factor N1 of N = N1 * N2; 0 chooses one near sqrt(N) that the ranks divide.
+  std::size_t n1 = 0;
+  Rigor rigor = Rigor::measure;
+  Fft1dOutput output = Fft1dOutput::natural;
+  /// FFTW wisdom read before and written after planning, as Fft3dOptions::wisdom_file.
+  std::string wisdom_file;
+  Scaling scaling = Scaling::none;
+  /// The node layout the exchange sees; empty: the real machine (or A2AFFT_* variables).
+  LayoutRequest layout;
+};
+
+/// A distributed 1D complex-to-complex FFT of doubles of length N by the six-step algorithm
+/// (N = N1 x N2 as a matrix: three global transposes, N2 FFTs of length N1, twiddles, N1 FFTs
+/// of length N2), as fftw_mpi_plan_dft_1d and HPCC's MPIFFT. The P ranks must divide N1 and N2
+/// (so P^2 divides N). Every rank holds N/P consecutive elements of the input:
+/// x[input_offset() .. input_offset() + local_elements()).
+///
+///     a2afft::Fft1d fft(MPI_COMM_WORLD, std::size_t{1} << 24);
+///     std::vector<a2afft::Complex> x(fft.local_elements());
+///     fft.forward(x.data(), x.data());
+///
+/// Planning happens in the constructor; forward() and backward() allocate and plan nothing.
+/// Not thread-safe; destroy it before MPI_Finalize, in the same order on every rank.
+class Fft1d {
+ public:
+  /// Collective over `comm`, with the same arguments on every rank. Throws UsageError (the
+  /// same message on every rank) for N = 0, an N or N1 the ranks cannot split, a bad exchange
+  /// spec, an unreadable wisdom file, or arguments that differ between ranks.
+  Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options = {});
+  ~Fft1d();
+  Fft1d(Fft1d&&) noexcept;
+  Fft1d& operator=(Fft1d&&) noexcept;
+  Fft1d(const Fft1d&) = delete;
+  Fft1d& operator=(const Fft1d&) = delete;
+
+  /// N, and its factors N1 x N2.
+  std::size_t length() const;
+  std::size_t n1() const;
+  std::size_t n2() const;
+  /// N/P: the elements of this rank's input and output (and of an in-place array).
+  std::size_t local_elements() const;
+  /// r N/P: the global index of this rank's first input element.
+  std::size_t input_offset() const;
+  /// The global index k of X[k] that local output element i holds (input_offset() + i when
+  /// the output is natural; see Fft1dOutput::scrambled).
+  std::size_t output_index(std::size_t i) const;
+
+  /// Transforms `in` (local_elements()) into `out` (as many, in the output order). Out of place
+  /// (`in` is only read) or in place (in == out); aligned as Fft3d::forward() says. Collective.
+  void forward(const Complex* in, Complex* out);
+  /// Transforms `in` (in the output order) into `out` (natural order), scaled as the options
+  /// say.
+  void backward(const Complex* in, Complex* out);
+
+  /// Bytes of the plan's own arrays on this rank (the work array, the exchange's buffers).
+  std::size_t workspace_bytes() const;
+  /// `sixstep(N1=..,N2=..[,scrambled]): <Exchange::describe()>`.
+  std::string describe() const;
+  /// The split of the last forward() or backward() on this rank.
+  FftTimes last_times() const;
+
+ private:
+  struct Plan;
+  std::unique_ptr<Plan> plan_;
+};
+
+}  // namespace a2afft

@@ -1,0 +1,123 @@
+#pragma once
+
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include <a2afft/error.hpp>
+#include <a2afft/fft.hpp>
+#include <a2afft/layout.hpp>
+
+namespace a2afft {
+
+/// Where the forward transform of a 3D FFT leaves its output.
+enum class Fft3dOutput {
+  /// The pencils of the last FFT (all of dimension 0 on every rank), with no transpose back:
+  /// the fastest, and what a code that works in spectral space, then transforms back, wants
+  /// (as FFTW_MPI_TRANSPOSED_OUT). See Fft3d::output_box().
+  transposed,
+  /// The input's boxes and row-major order again: two more transposes.
+  natural,
+};
+
+/// How an Fft3d is planned. Every field has a working default; set only what you need:
+///
+///     a2afft::Fft3dOptions options;
+///     options.scaling = a2afft::Scaling::full;
+///     a2afft::Fft3d fft(MPI_COMM_WORLD, {256, 256, 256}, options);
+struct Fft3dOptions {
+  /// The p0 x p1 process grid, p0 * p1 = the communicator's size; {0, 0} chooses the most
+  /// square grid with p0 >= p1 (slabs, p1 = 1, on a prime number of ranks).
+  std::array<int, 2> grid{0, 0};
+  /// The all-to-all of the transpose among the p1 ranks of a grid row, and among the p0 ranks
+  /// of a column: `auto` (time the candidates at construction, keep the fastest) or any
+  /// backend spec `a2afft list` shows, e.g. `pairwise`, `tra:radix=4`, `onmpml`.
+  std::string row_exchange = "auto";
+  std::string column_exchange = "auto";
+  Rigor rigor = Rigor::measure;
+  Fft3dOutput output = Fft3dOutput::transposed;
+  /// FFTW wisdom: when set, rank 0 reads the file (if it exists) before planning and writes
+  /// what planning learned back to it, so later plans of the same sizes are made fast.
+  std::string wisdom_file;
+  Scaling scaling = Scaling::none;
+  /// The node layout the exchanges see; empty: the real machine (or A2AFFT_* variables).
+  LayoutRequest layout;
+};
+
+/// A distributed 3D complex-to-complex FFT of doubles on a p0 x p1 pencil grid; every global
+/// transpose runs through one of a2afft's all-to-all exchanges. Like fftw_mpi_plan_dft_3d and
+/// heffte::fft3d: built collectively, then forward() and backward() as often as needed.
+///
+///     a2afft::Fft3d fft(MPI_COMM_WORLD, {n0, n1, n2});
+///     std::vector<a2afft::Complex> data(fft.in_place_elements());
+///     // fill data: element (i, j, k) of fft.input_box() at input_box().local_index({i, j, k})
+///     fft.forward(data.data(), data.data());   // in place
+///     fft.backward(data.data(), data.data());  // N * the input (Scaling::none)
+///
+/// Rank (a, b) of the grid (rank = a * p1 + b) holds the input box with dimensions 0 and 1
+/// split (part a of p0, part b of p1; near-equal parts, the first ones one larger) and all of
+/// dimension 2, row-major. The transposed output holds all of dimension 0, part a of
+/// dimension 1 and part b of dimension 2, stored [1][0][2] when p0 > 1 (row-major when p0 = 1).
+/// A dimension split into more parts than it has points leaves some ranks empty boxes; they
+/// take part in every call all the same.
+///
+/// All planning happens in the constructor: the grid, the exchanges (and `auto`'s timing),
+/// FFTW's plans, the work arrays. forward() and backward() allocate and plan nothing.
+/// Not thread-safe: one thread at a time calls a given plan. Destroy it before MPI_Finalize, in
+/// the same order on every rank (destruction frees communicators and shared windows).
+class Fft3d {
+ public:
+  /// Collective over `comm`, with the same arguments on every rank. The plan keeps its own
+  /// duplicate of `comm`. Throws UsageError (the same message on every rank) for a null or
+  /// inter-communicator, a zero size, a grid that does not multiply to the number of ranks, an
+  /// unknown or unrunnable exchange spec, an unreadable wisdom file, or arguments that differ
+  /// between ranks; MpiError when an MPI call fails.
+  Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3dOptions& options = {});
+  ~Fft3d();
+  Fft3d(Fft3d&&) noexcept;
+  Fft3d& operator=(Fft3d&&) noexcept;
+  Fft3d(const Fft3d&) = delete;
+  Fft3d& operator=(const Fft3d&) = delete;
+
+  /// {n0, n1, n2}, the global shape.
+  std::array<std::size_t, 3> shape() const;
+  /// {p0, p1}, the grid in use.
+  std::array<int, 2> grid() const;
+  /// This rank's part of forward()'s input (and backward()'s output): row-major.
+  Box3 input_box() const;
+  /// This rank's part of forward()'s output (and backward()'s input); see Fft3dOutput.
+  Box3 output_box() const;
+  std::size_t input_elements() const { return input_box().elements(); }
+  std::size_t output_elements() const { return output_box().elements(); }
+  /// Elements an array needs to be transformed in place: the larger of the two boxes.
+  std::size_t in_place_elements() const;
+
+  /// Transforms `in` (input_elements(), row-major over input_box()) into `out`
+  /// (output_elements(), stored as output_box() says). Out of place (`in` is only read; the
+  /// arrays must not overlap) or in place (in == out, holding in_place_elements()). The arrays
+  /// must be aligned as new, malloc, std::vector and fftw_malloc give (16 bytes); otherwise
+  /// every rank throws UsageError naming the rank. A rank with empty boxes may pass nullptr.
+  /// Collective over the plan's ranks.
+  void forward(const Complex* in, Complex* out);
+  /// Transforms `in` (output_box() elements, in its order) into `out` (input_box(), row-major),
+  /// scaled as the options say; otherwise as forward().
+  void backward(const Complex* in, Complex* out);
+
+  /// Bytes of the plan's own arrays on this rank (the work array, the exchanges' send and
+  /// receive buffers). Not counted: the exchanges' internal scratch and FFTW's plans.
+  std::size_t workspace_bytes() const;
+  /// Which exchanges really run: `row=<exchange>,column=<exchange>`, each an Exchange::describe()
+  /// or `-` for a transpose inside one rank, e.g. `row=-,column=auto→pairwise`.
+  std::string describe() const;
+  /// The split of the last forward() or backward() on this rank.
+  FftTimes last_times() const;
+
+ private:
+  struct Plan;
+  std::unique_ptr<Plan> plan_;
+};
+
+}  // namespace a2afft
