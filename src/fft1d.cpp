@@ -9,6 +9,7 @@
 #include "collective_checks.hpp"
 #include "error.hpp"
 #include "fftw_plan.hpp"
+#include "registry.hpp"
 #include "six_step1d.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
@@ -48,6 +49,7 @@ Fft1d::Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
       comm, LayoutRequest::from_environment().overridden_by(options.layout));
   fft::SixStep1dOptions engine_options;
   engine_options.exchange = parse_spec(options.exchange);
+  check_spec(engine_options.exchange);  // names and keys, even on one rank
   engine_options.n1 = options.n1;
   engine_options.rigor = options.rigor;
   engine_options.scrambled_output = options.output == Fft1dOutput::scrambled;

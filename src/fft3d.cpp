@@ -11,6 +11,7 @@
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "pencil3d.hpp"
+#include "registry.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
 
@@ -80,8 +81,12 @@ Fft3d::Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3d
       comm, LayoutRequest::from_environment().overridden_by(options.layout));
   plan.grid = grid_of(options.grid, plan.topology->size());
   fft::Pencil3dOptions engine_options;
+  // Names and keys are checked even for a transpose inside one rank, which runs no exchange;
+  // values are checked against the layout where an exchange runs.
   engine_options.row_exchange = parse_spec(options.row_exchange);
   engine_options.column_exchange = parse_spec(options.column_exchange);
+  check_spec(engine_options.row_exchange);
+  check_spec(engine_options.column_exchange);
   engine_options.rigor = options.rigor;
   engine_options.natural_output = options.output == Fft3dOutput::natural;
   engine_options.scaling = options.scaling;
