@@ -79,9 +79,9 @@ FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Strid
       reinterpret_cast<fftw_complex*>(in), reinterpret_cast<fftw_complex*>(out),
       static_cast<int>(direction), fftw_flags(rigor));
   if (plan_ == nullptr) {
-    throw std::runtime_error("FFTW could not plan a transform of " +
-                             (transform.empty() ? std::string("0 dimensions")
-                                                : std::to_string(transform.front().n) + " points"));
+    throw Error("FFTW could not plan a transform of " +
+                (transform.empty() ? std::string("0 dimensions")
+                                   : std::to_string(transform.front().n) + " points"));
   }
 }
 
