@@ -1,9 +1,10 @@
 #!/bin/bash
 # The installed package as a user gets it (ctest label install): installs the build into a
 # temporary prefix, checks what is there, builds examples/ (fft3d_hello.cpp, fft3d_hello.c,
-# exchange_only.cpp) out of tree once with find_package(a2afft) and once with mpicxx/mpicc
-# $(pkg-config --cflags --libs a2afft), and runs each at 1, 2 and 3 ranks, checking its output;
-# a bad spec must fail on every rank with one message, from C++ and from C.
+# fft3d_hello.f90, exchange_only.cpp) out of tree once with find_package(a2afft) and once with
+# mpicxx/mpicc/mpifort $(pkg-config --cflags --libs a2afft), and runs each at 1, 2 and 3 ranks,
+# checking its output; a bad spec must fail on every rank with one message, from C++, C and
+# Fortran.
 # usage: install_test.sh <build dir> <source dir> <libdir> <cmake> <mpiexec> <-n flag> [flags...]
 set -euo pipefail
 build=$1 source=$2 libdir=$3 cmake=$4 mpiexec=$5 np_flag=$6
@@ -26,7 +27,8 @@ step() {
 }
 
 step "$cmake" --install "$build" --prefix "$prefix"
-for file in include/a2afft/a2afft.hpp include/a2afft/a2afft.h include/a2afft/exchange.hpp \
+for file in include/a2afft/a2afft.hpp include/a2afft/a2afft.h include/a2afft/a2afft.f90 \
+            include/a2afft/exchange.hpp \
             include/a2afft/fft3d.hpp include/a2afft/fft1d.hpp include/a2afft/version.hpp \
             "$libdir/liba2afft.so" "$libdir/liba2afft_mpi.so" bin/a2afft \
             "$libdir/cmake/a2afft/a2afftConfig.cmake" \
@@ -44,7 +46,7 @@ internal=$(find "$prefix/include" -name '*.hpp' ! -path '*/include/a2afft/*')
 
 # 1. CMake, as examples/CMakeLists.txt is written for users.
 step "$cmake" -S "$source/examples" -B "$work/with-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_BUILD_TYPE=Release
+  -DCMAKE_BUILD_TYPE=Release -DA2AFFT_EXAMPLES_REQUIRE_FORTRAN=ON
 step "$cmake" --build "$work/with-cmake" -j 2
 
 # 2. pkg-config and the MPI compiler wrapper.
@@ -59,6 +61,10 @@ done
 # shellcheck disable=SC2086
 step "${MPICC:-mpicc}" -std=c99 -O2 "$source/examples/fft3d_hello.c" $flags -lm \
   -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/fft3d_hello_c"
+# Fortran: the installed module source compiled with the program (its .mod lands in the cwd).
+# shellcheck disable=SC2086
+(cd "$work/with-pkg-config" && step "${MPIFORT:-mpifort}" -O2 "$prefix/include/a2afft/a2afft.f90" \
+  "$source/examples/fft3d_hello.f90" $flags -Wl,-rpath,"$prefix/$libdir" -o fft3d_hello_f)
 
 # Runs `program` on `ranks` ranks; its output is in $output.
 run() {
@@ -84,15 +90,16 @@ for build_kind in with-cmake with-pkg-config; do
   check_example "$build_kind" exchange_only "^exchange: auto→.*, RANKS ranks, 1000-byte blocks$"
   check_example "$build_kind" fft3d_hello "^fft3d: 32x24x20, RANKS ranks, grid [0-9]x[0-9], row=.*,column="
   check_example "$build_kind" fft3d_hello_c "^fft3d from C: 32x24x20, RANKS ranks, row=.*,column="
+  check_example "$build_kind" fft3d_hello_f "^fft3d from Fortran: 32x24x20, RANKS ranks, row=.*,column="
 done
 
 # A spec the library refuses: a2afft::Error caught in the user's C++ code, and an error code
-# with a2afft_error_message() in C; one line each, exit code 1.
-for program in exchange_only fft3d_hello_c; do
+# with a2afft_error_message() in C and Fortran; one line each, exit code 1.
+for program in exchange_only fft3d_hello_c fft3d_hello_f; do
   if run 2 "$work/with-cmake/$program" tra:radix=banana; then
     fail "$program: a bad spec exited 0: $output"
   fi
   [[ $(grep -c "^FAIL: tra: radix=banana is not valid" <<< "$output") -eq 1 ]] ||
     fail "$program: a bad spec did not print its error once: $output"
 done
-echo "PASS: installed; 3 examples built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
+echo "PASS: installed; 4 examples built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
