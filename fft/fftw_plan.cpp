@@ -79,9 +79,9 @@ FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Strid
       reinterpret_cast<fftw_complex*>(in), reinterpret_cast<fftw_complex*>(out),
       static_cast<int>(direction), fftw_flags(rigor));
   if (plan_ == nullptr) {
-    throw std::runtime_error("FFTW could not plan a transform of " +
-                             (transform.empty() ? std::string("0 dimensions")
-                                                : std::to_string(transform.front().n) + " points"));
+    throw Error("FFTW could not plan a transform of " +
+                (transform.empty() ? std::string("0 dimensions")
+                                   : std::to_string(transform.front().n) + " points"));
   }
 }
 
@@ -103,7 +103,7 @@ void ensure_fftw_mpi_initialized() {
   (void)initialized;
 }
 
-void import_wisdom(const std::string& path, MPI_Comm comm) {
+void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
   ensure_fftw_mpi_initialized();
   int status = 0;  // 0: nothing to read, 1: read, 2: not wisdom
   if (rank_of(comm) == 0 && std::filesystem::exists(path)) {
@@ -111,18 +111,19 @@ void import_wisdom(const std::string& path, MPI_Comm comm) {
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);
   if (status == 2) {
-    throw UsageError("--wisdom=" + path + " is not an FFTW wisdom file; remove it or name another");
+    throw UsageError(std::string(name) + "=" + path +
+                     " is not an FFTW wisdom file; remove it or name another");
   }
   if (status == 1) fftw_mpi_broadcast_wisdom(comm);
 }
 
-void export_wisdom(const std::string& path, MPI_Comm comm) {
+void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
   ensure_fftw_mpi_initialized();
   fftw_mpi_gather_wisdom(comm);
   int written = 1;
   if (rank_of(comm) == 0) written = fftw_export_wisdom_to_filename(path.c_str());
   MPI_Bcast(&written, 1, MPI_INT, 0, comm);
-  if (written == 0) throw UsageError("--wisdom=" + path + " could not be written");
+  if (written == 0) throw UsageError(std::string(name) + "=" + path + " could not be written");
 }
 
 FftwPlan::FftwPlan(FftwPlan&& other) noexcept : plan_(std::exchange(other.plan_, nullptr)) {}

@@ -26,11 +26,11 @@ unsigned fftw_flags(Rigor rigor);
 /// FFTW wisdom shared by all ranks of `comm`, like FFTW plans it: rank 0 reads `path` (when it
 /// exists) and broadcasts it before planning; after planning every rank's wisdom is gathered
 /// and rank 0 writes `path`. Collective. Throws UsageError if the file exists but is not
-/// wisdom, or cannot be written.
-void import_wisdom(const std::string& path, MPI_Comm comm);
+/// wisdom, or cannot be written; the message calls the path `name`, as the caller's option is.
+void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
 /// fftw_mpi_init, once per process (FFTW-MPI's plans and wisdom calls need it).
 void ensure_fftw_mpi_initialized();
-void export_wisdom(const std::string& path, MPI_Comm comm);
+void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 

@@ -64,6 +64,7 @@ SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1) {
     return candidate != 0 && n % candidate == 0 && candidate % p == 0 && (n / candidate) % p == 0;
   };
   const std::string where = "N=" + std::to_string(n) + " on P=" + std::to_string(ranks);
+  if (n == 0) throw UsageError(where + " is not valid; a transform needs at least 1 point");
   const std::size_t square = p * p;
   if (n % square != 0) {
     const std::size_t below = n / square * square;

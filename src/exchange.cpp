@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "collective_checks.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "registry.hpp"
@@ -24,27 +25,6 @@ struct Exchange::Plan {
 };
 
 namespace {
-
-// Checks what needs no other rank. Every rank of a null or inter-communicator gets the same
-// answer, and there is no intracommunicator to agree over.
-void check_communicator(MPI_Comm comm) {
-  int initialized = 0, finalized = 0;
-  MPI_Initialized(&initialized);
-  MPI_Finalized(&finalized);
-  if (!initialized || finalized) {
-    throw UsageError(
-        "make_exchange: MPI is not running; call it between MPI_Init and "
-        "MPI_Finalize");
-  }
-  if (comm == MPI_COMM_NULL) {
-    throw UsageError("make_exchange: comm is MPI_COMM_NULL; it needs an intracommunicator");
-  }
-  int is_inter = 0;
-  mpi::check(MPI_Comm_test_inter(comm, &is_inter), "MPI_Comm_test_inter");
-  if (is_inter) {
-    throw UsageError("make_exchange: comm is an inter-communicator; it needs an intracommunicator");
-  }
-}
 
 // block_bytes must be positive and the same on every rank; one reduction tells every rank both.
 void check_block_bytes(std::size_t block_bytes, MPI_Comm comm) {
@@ -98,7 +78,7 @@ std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
 
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec_text, const LayoutRequest& layout) {
-  check_communicator(comm);
+  library::check_communicator(comm, "make_exchange");
   auto plan = std::make_unique<Exchange::Plan>();
   plan->topology = std::make_unique<Topology>(comm, layout);
   const Topology& topology = *plan->topology;

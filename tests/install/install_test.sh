@@ -1,9 +1,9 @@
 #!/bin/bash
 # The installed package as a user gets it (ctest label install): installs the build into a
-# temporary prefix, checks what is there, builds examples/ out of tree once with
-# find_package(a2afft) and once with mpicxx $(pkg-config --cflags --libs a2afft), and runs each
-# build at 1, 2 and 3 ranks, checking its output; a bad spec must fail on every rank with one
-# message.
+# temporary prefix, checks what is there, builds examples/ (fft3d_hello.cpp, fft3d_hello.c,
+# exchange_only.cpp) out of tree once with find_package(a2afft) and once with mpicxx/mpicc
+# $(pkg-config --cflags --libs a2afft), and runs each at 1, 2 and 3 ranks, checking its output;
+# a bad spec must fail on every rank with one message, from C++ and from C.
 # usage: install_test.sh <build dir> <source dir> <libdir> <cmake> <mpiexec> <-n flag> [flags...]
 set -euo pipefail
 build=$1 source=$2 libdir=$3 cmake=$4 mpiexec=$5 np_flag=$6
@@ -26,7 +26,8 @@ step() {
 }
 
 step "$cmake" --install "$build" --prefix "$prefix"
-for file in include/a2afft/a2afft.hpp include/a2afft/exchange.hpp include/a2afft/version.hpp \
+for file in include/a2afft/a2afft.hpp include/a2afft/a2afft.h include/a2afft/exchange.hpp \
+            include/a2afft/fft3d.hpp include/a2afft/fft1d.hpp include/a2afft/version.hpp \
             "$libdir/liba2afft.so" "$libdir/liba2afft_mpi.so" bin/a2afft \
             "$libdir/cmake/a2afft/a2afftConfig.cmake" \
             "$libdir/cmake/a2afft/a2afftConfigVersion.cmake" \
@@ -51,8 +52,13 @@ mkdir -p "$work/with-pkg-config"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
 flags=$(pkg-config --cflags --libs a2afft) || fail "pkg-config does not find a2afft"
 # shellcheck disable=SC2086 # pkg-config's flags are words
-step "${MPICXX:-mpicxx}" -std=c++17 -O2 "$source/examples/exchange_only.cpp" $flags \
-  -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/exchange_only"
+for program in exchange_only fft3d_hello; do
+  step "${MPICXX:-mpicxx}" -std=c++17 -O2 "$source/examples/$program.cpp" $flags \
+    -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/$program"
+done
+# shellcheck disable=SC2086
+step "${MPICC:-mpicc}" -std=c99 -O2 "$source/examples/fft3d_hello.c" $flags -lm \
+  -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/fft3d_hello_c"
 
 # Runs `program` on `ranks` ranks; its output is in $output.
 run() {
@@ -61,21 +67,32 @@ run() {
   output=$("$mpiexec" "$np_flag" "$ranks" "${mpiexec_flags[@]}" "$@" 2>&1)
 }
 
-for build_kind in with-cmake with-pkg-config; do
-  program=$work/$build_kind/exchange_only
+# Runs one example at 1, 2 and 3 ranks; `expect` is a regex for its first line ($ranks in it).
+check_example() {
+  local build_kind=$1 program=$2 expect=$3
   for ranks in 1 2 3; do
-    run "$ranks" "$program" || { echo "$output"; fail "$build_kind/exchange_only at $ranks ranks exited non-zero"; }
-    echo "$build_kind, $ranks ranks: $(echo "$output" | tr '\n' ' ')"
-    grep -q "^exchange: auto→.*, $ranks ranks, 1000-byte blocks$" <<< "$output" ||
-      fail "$build_kind at $ranks ranks: no describe() line"
-    grep -q "^PASS: 0 wrong bytes$" <<< "$output" || fail "$build_kind at $ranks ranks: no PASS"
+    run "$ranks" "$work/$build_kind/$program" ||
+      { echo "$output"; fail "$build_kind/$program at $ranks ranks exited non-zero"; }
+    echo "$build_kind/$program, $ranks ranks: $(echo "$output" | tr '\n' ' ')"
+    grep -q "${expect//RANKS/$ranks}" <<< "$output" ||
+      fail "$build_kind/$program at $ranks ranks: no plan line matching '$expect'"
+    grep -q "^PASS: " <<< "$output" || fail "$build_kind/$program at $ranks ranks: no PASS"
   done
+}
+
+for build_kind in with-cmake with-pkg-config; do
+  check_example "$build_kind" exchange_only "^exchange: auto→.*, RANKS ranks, 1000-byte blocks$"
+  check_example "$build_kind" fft3d_hello "^fft3d: 32x24x20, RANKS ranks, grid [0-9]x[0-9], row=.*,column="
+  check_example "$build_kind" fft3d_hello_c "^fft3d from C: 32x24x20, RANKS ranks, row=.*,column="
 done
 
-# A spec the library refuses: a2afft::Error caught in the user's code, one line, exit code 1.
-if run 2 "$work/with-cmake/exchange_only" tra:radix=banana 16; then
-  fail "a bad spec exited 0: $output"
-fi
-[[ $(grep -c "^FAIL: tra: radix=banana is not valid" <<< "$output") -eq 1 ]] ||
-  fail "a bad spec did not print its error once: $output"
-echo "PASS: installed, built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
+# A spec the library refuses: a2afft::Error caught in the user's C++ code, and an error code
+# with a2afft_error_message() in C; one line each, exit code 1.
+for program in exchange_only fft3d_hello_c; do
+  if run 2 "$work/with-cmake/$program" tra:radix=banana; then
+    fail "$program: a bad spec exited 0: $output"
+  fi
+  [[ $(grep -c "^FAIL: tra: radix=banana is not valid" <<< "$output") -eq 1 ]] ||
+    fail "$program: a bad spec did not print its error once: $output"
+done
+echo "PASS: installed; 3 examples built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"

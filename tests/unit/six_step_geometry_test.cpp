@@ -63,6 +63,7 @@ TEST(SixStepSplit, impossible_lengths_name_the_rule_and_neighbours) {
   EXPECT_THROW(choose_six_step_split(720, 2, 5), UsageError);  // P does not divide N1
   EXPECT_THROW(choose_six_step_split(720, 2, 7), UsageError);  // N1 does not divide N
   EXPECT_THROW(choose_six_step_split(720, 4, 8), UsageError);  // P does not divide N2 = 90
+  EXPECT_THROW(choose_six_step_split(0, 1), UsageError);       // no points (once a crash)
 }
 
 TEST(SixStepGeometry, rows_and_blocks_follow_the_split) {

@@ -1,0 +1,146 @@
+/* a2afft's C API: the distributed 3D and 1D complex FFTs of a2afft/fft3d.hpp and fft1d.hpp,
+ * for C, and for Fortran through ISO_C_BINDING (the _f functions take a Fortran communicator).
+ *
+ *     a2afft_fft3d plan;
+ *     size_t shape[3] = {64, 64, 64};
+ *     if (a2afft_fft3d_create(MPI_COMM_WORLD, shape, NULL, &plan) != A2AFFT_SUCCESS) {
+ *       fprintf(stderr, "%s\n", a2afft_error_message());
+ *       MPI_Abort(MPI_COMM_WORLD, 2);
+ *     }
+ *     a2afft_complex* data = malloc(a2afft_fft3d_in_place_elements(plan) * sizeof *data);
+ *     a2afft_fft3d_forward(plan, data, data);
+ *     a2afft_fft3d_destroy(&plan);
+ *
+ * Every function returns A2AFFT_SUCCESS or an error code; a2afft_error_message() then says
+ * what went wrong on this thread, naming the bad value and what is valid. Functions that take a
+ * plan are collective over its communicator unless noted. Creation checks its arguments on all
+ * ranks together: a bad one makes every rank return the same error, so none waits forever. */
+#ifndef A2AFFT_H
+#define A2AFFT_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Return codes. */
+enum {
+  A2AFFT_SUCCESS = 0,
+  A2AFFT_ERROR_USAGE = 1,   /* a bad argument, option, spec or layout: fix the call */
+  A2AFFT_ERROR_MPI = 2,     /* an MPI call failed */
+  A2AFFT_ERROR_INTERNAL = 3 /* anything else, e.g. out of memory */
+};
+
+/* Option values; they equal the C++ enumerators' values. */
+enum { A2AFFT_RIGOR_ESTIMATE = 0, A2AFFT_RIGOR_MEASURE = 1, A2AFFT_RIGOR_PATIENT = 2 };
+enum { A2AFFT_SCALING_NONE = 0, A2AFFT_SCALING_FULL = 1, A2AFFT_SCALING_SYMMETRIC = 2 };
+enum { A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1 };
+enum { A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1 };
+
+/* One complex double, real part first: the layout of fftw_complex and of double _Complex. */
+typedef double a2afft_complex[2];
+
+/* Opaque plans. */
+typedef struct a2afft_fft3d_plan* a2afft_fft3d;
+typedef struct a2afft_fft1d_plan* a2afft_fft1d;
+
+/* Options of a 3D plan. Always fill them with a2afft_fft3d_options_init(), then change what you
+ * need: it sets struct_size, so that fields added later never break a caller built earlier.
+ * Strings are copied at creation; NULL means the default. */
+typedef struct a2afft_fft3d_options {
+  size_t struct_size;
+  int grid[2];                 /* p0 x p1; {0, 0}: chosen (the most square, p0 >= p1) */
+  const char* row_exchange;    /* "auto" (default) or a backend spec, e.g. "pairwise" */
+  const char* column_exchange; /* likewise */
+  int rigor;                   /* A2AFFT_RIGOR_*; default MEASURE */
+  int output;                  /* A2AFFT_FFT3D_OUTPUT_*; default TRANSPOSED (fastest) */
+  const char* wisdom_file;     /* FFTW wisdom read before, written after planning; NULL: none */
+  int scaling;                 /* A2AFFT_SCALING_*; default NONE (as FFTW) */
+} a2afft_fft3d_options;
+
+/* Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */
+typedef struct a2afft_fft1d_options {
+  size_t struct_size;
+  const char* exchange;    /* "auto" (default) or a backend spec */
+  size_t n1;               /* the factor N1 of N = N1 * N2; 0 (default): chosen */
+  int rigor;               /* A2AFFT_RIGOR_*; default MEASURE */
+  int output;              /* A2AFFT_FFT1D_OUTPUT_*; default NATURAL */
+  const char* wisdom_file; /* NULL: none */
+  int scaling;             /* A2AFFT_SCALING_*; default NONE */
+} a2afft_fft1d_options;
+
+/* The defaults. Not collective. */
+void a2afft_fft3d_options_init(a2afft_fft3d_options* options);
+void a2afft_fft1d_options_init(a2afft_fft1d_options* options);
+
+/* What the last failing call on this thread said ("" if none failed). Valid until the next
+ * failing call on this thread. Not collective. */
+const char* a2afft_error_message(void);
+/* The library's version, e.g. "0.1.0". Not collective. */
+const char* a2afft_version(void);
+
+/* ---- 3D c2c FFT of n0 x n1 x n2 doubles on a p0 x p1 pencil grid (see a2afft/fft3d.hpp). ---- */
+
+/* Plans the transform; `options` may be NULL for the defaults. On success *plan is the plan;
+ * on failure it is NULL and nothing is left allocated. */
+int a2afft_fft3d_create(MPI_Comm comm, const size_t shape[3], const a2afft_fft3d_options* options,
+                        a2afft_fft3d* plan);
+/* The same for Fortran, whose communicators are integers (MPI_Fint). */
+int a2afft_fft3d_create_f(MPI_Fint comm, const size_t shape[3], const a2afft_fft3d_options* options,
+                          a2afft_fft3d* plan);
+/* Frees the plan and sets *plan to NULL; NULL is allowed. Collective: destroy plans in the
+ * same order on every rank, before MPI_Finalize. */
+int a2afft_fft3d_destroy(a2afft_fft3d* plan);
+
+/* This rank's part of the input (row-major) and of the output, in global coordinates: the
+ * elements lower[d] .. lower[d] + size[d] - 1 of each dimension d, stored with the dimensions
+ * ordered slowest to fastest as order[] says ({0,1,2}: row-major; {1,0,2}: the two leading
+ * dimensions swapped). Any of the arrays may be NULL. Not collective. */
+int a2afft_fft3d_input_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]);
+int a2afft_fft3d_output_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]);
+/* Elements of the local input, of the local output, and of an array for in-place transforms;
+ * bytes of the plan's own work arrays. Not collective; 0 for a NULL plan. */
+size_t a2afft_fft3d_input_elements(a2afft_fft3d plan);
+size_t a2afft_fft3d_output_elements(a2afft_fft3d plan);
+size_t a2afft_fft3d_in_place_elements(a2afft_fft3d plan);
+size_t a2afft_fft3d_workspace_bytes(a2afft_fft3d plan);
+
+/* Forward transform of `in` (the input box) into `out` (the output box): in place when
+ * in == out (holding in_place_elements), else out of place (`in` only read). Arrays 16-byte
+ * aligned (malloc and fftw_malloc are). backward goes from the output box to the input box. */
+int a2afft_fft3d_forward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out);
+int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out);
+
+/* Which exchanges run, e.g. "row=-,column=auto→pairwise"; owned by the plan. Not collective. */
+const char* a2afft_fft3d_describe(a2afft_fft3d plan);
+/* Seconds this rank spent in transposes and in FFTs during the last forward or backward. */
+int a2afft_fft3d_last_times(a2afft_fft3d plan, double* transpose_seconds, double* compute_seconds);
+
+/* ---- 1D c2c FFT of length N by the six-step algorithm (see a2afft/fft1d.hpp). ---- */
+
+int a2afft_fft1d_create(MPI_Comm comm, size_t n, const a2afft_fft1d_options* options,
+                        a2afft_fft1d* plan);
+int a2afft_fft1d_create_f(MPI_Fint comm, size_t n, const a2afft_fft1d_options* options,
+                          a2afft_fft1d* plan);
+int a2afft_fft1d_destroy(a2afft_fft1d* plan);
+
+/* This rank holds input elements input_offset .. input_offset + local_elements - 1, and as
+ * many output elements; output element i is X[output_index(i)] (input_offset + i when the
+ * output is natural). Any pointer may be NULL. Not collective. */
+int a2afft_fft1d_local(a2afft_fft1d plan, size_t* local_elements, size_t* input_offset);
+size_t a2afft_fft1d_output_index(a2afft_fft1d plan, size_t i);
+size_t a2afft_fft1d_workspace_bytes(a2afft_fft1d plan);
+
+int a2afft_fft1d_forward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out);
+int a2afft_fft1d_backward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out);
+
+const char* a2afft_fft1d_describe(a2afft_fft1d plan);
+int a2afft_fft1d_last_times(a2afft_fft1d plan, double* transpose_seconds, double* compute_seconds);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* A2AFFT_H */

@@ -1,0 +1,112 @@
+#include "collective_checks.hpp"
+
+#include <cstdint>
+
+#include "error.hpp"
+#include "mpi/comm.hpp"
+
+namespace a2afft::library {
+
+void check_communicator(MPI_Comm comm, std::string_view who) {
+  const std::string prefix = std::string(who) + ": ";
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) {
+    throw UsageError(prefix + "MPI is not running; call it between MPI_Init and MPI_Finalize");
+  }
+  if (comm == MPI_COMM_NULL) {
+    throw UsageError(prefix + "comm is MPI_COMM_NULL; it needs an intracommunicator");
+  }
+  int is_inter = 0;
+  mpi::check(MPI_Comm_test_inter(comm, &is_inter), "MPI_Comm_test_inter");
+  if (is_inter) {
+    throw UsageError(prefix + "comm is an inter-communicator; it needs an intracommunicator");
+  }
+}
+
+void check_same_on_every_rank(const std::vector<NamedArgument>& arguments, std::string_view who,
+                              MPI_Comm comm) {
+  // One broadcast of all values, joined by a byte no value holds twice in a row.
+  std::string mine;
+  for (const auto& [name, value] : arguments)
+    mine += value + '\0';
+  const std::string first = mpi::broadcast(mine, 0, comm);
+  std::string failure;
+  if (mine != first) {
+    std::size_t at = 0;
+    for (const auto& [name, value] : arguments) {
+      const std::size_t end = first.find('\0', at);
+      const std::string theirs = first.substr(at, end == std::string::npos ? 0 : end - at);
+      if (theirs != value) {
+        int rank = 0;
+        MPI_Comm_rank(comm, &rank);
+        failure = std::string(who) + ": " + name + " '" + value + "' on rank " +
+                  std::to_string(rank) + " differs from rank 0's '" + theirs +
+                  "'; every rank must pass the same " + name;
+        break;
+      }
+      at = end == std::string::npos ? first.size() : end + 1;
+    }
+  }
+  if (const mpi::RankMessage agreed = mpi::agreed_message(failure, comm); !agreed.empty()) {
+    throw UsageError(agreed.text);
+  }
+}
+
+void check_enum(int value, int count, std::string_view name, std::string_view valid,
+                std::string_view who) {
+  if (value < 0 || value >= count) {
+    throw UsageError(std::string(who) + ": " + std::string(name) + "=" + std::to_string(value) +
+                     " is not valid; expected " + std::string(valid));
+  }
+}
+
+NamedArgument layout_argument(const LayoutRequest& layout) {
+  std::string text;
+  for (const auto* setting : {&layout.ranks_per_node, &layout.node_sizes, &layout.numa_per_node}) {
+    text += (*setting ? (*setting)->quoted() : "-") + ";";
+  }
+  return {"layout", text};
+}
+
+void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who) {
+  check_enum(static_cast<int>(rigor), 3, "rigor", "estimate (0), measure (1) or patient (2)", who);
+  check_enum(static_cast<int>(scaling), 3, "scaling", "none (0), full (1) or symmetric (2)", who);
+}
+
+void check_arrays(const Complex* in, std::size_t in_elements, const Complex* out,
+                  std::size_t out_elements, std::string_view call, MPI_Comm comm) {
+  std::string failure;
+  const auto check = [&](const Complex* array, std::size_t elements, const char* name) {
+    if (!failure.empty()) return;
+    if (array == nullptr && elements > 0) {
+      failure =
+          std::string(name) + " is null but holds " + std::to_string(elements) + " elements here";
+    } else if (reinterpret_cast<std::uintptr_t>(array) % 16 != 0) {
+      failure = std::string(name) +
+                " is not 16-byte aligned; use new, malloc, std::vector or fftw_malloc";
+    }
+  };
+  check(in, in_elements, "in");
+  check(out, out_elements, "out");
+  int bad = failure.empty() ? 0 : 1;
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm),
+             "MPI_Allreduce(array check)");
+  if (bad == 0) return;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  if (!failure.empty())
+    failure = std::string(call) + ": " + failure + " on rank " + std::to_string(rank);
+  throw UsageError(mpi::agreed_message(failure, comm).text);
+}
+
+FftTimes times_of(const PhaseTimer& timer) {
+  const auto seconds = [&](std::string_view phase) {
+    const auto found = timer.seconds().find(phase);
+    return found == timer.seconds().end() ? 0.0 : found->second;
+  };
+  return {seconds("transpose"), seconds("compute")};
+}
+
+}  // namespace a2afft::library

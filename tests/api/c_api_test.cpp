@@ -1,0 +1,228 @@
+// The C API (a2afft/a2afft.h) as a C or Fortran program uses it: plans by handle, options by
+// struct, results by return code. Written with GoogleTest for its checks; it includes nothing
+// but a2afft.h. Under the sanitizers (scripts/run-tests --sanitize) LeakSanitizer also proves
+// that failing calls leave nothing allocated.
+
+#include <mpi.h>
+
+#include <a2afft/a2afft.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <complex>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Complex = std::complex<double>;
+
+int rank_in() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+int size_of() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+long sum_over(long value) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return value;
+}
+
+double max_over(double value) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return value;
+}
+
+a2afft_complex* cells(std::vector<Complex>& array) {
+  return reinterpret_cast<a2afft_complex*>(array.data());
+}
+
+// A failing create must fail on every rank with `code`, leave the plan NULL and name `named`.
+template <typename Create>
+void expect_create_fails(Create create, int code, const std::string& named) {
+  a2afft_fft3d plan = reinterpret_cast<a2afft_fft3d>(&plan);  // anything but NULL
+  const int status = create(&plan);
+  EXPECT_EQ(sum_over(status == code ? 1 : 0), size_of()) << named << ": status " << status;
+  EXPECT_EQ(plan, nullptr) << named;
+  const std::string message = a2afft_error_message();
+  EXPECT_NE(message.find(named), std::string::npos) << message;
+}
+
+TEST(CApi, options_init_gives_the_documented_defaults) {
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  EXPECT_EQ(options.struct_size, sizeof options);
+  EXPECT_EQ(options.grid[0], 0);
+  EXPECT_EQ(options.grid[1], 0);
+  EXPECT_EQ(options.row_exchange, nullptr);
+  EXPECT_EQ(options.rigor, A2AFFT_RIGOR_MEASURE);
+  EXPECT_EQ(options.output, A2AFFT_FFT3D_OUTPUT_TRANSPOSED);
+  EXPECT_EQ(options.scaling, A2AFFT_SCALING_NONE);
+  a2afft_fft1d_options options1d;
+  a2afft_fft1d_options_init(&options1d);
+  EXPECT_EQ(options1d.struct_size, sizeof options1d);
+  EXPECT_EQ(options1d.n1, 0u);
+  EXPECT_EQ(options1d.output, A2AFFT_FFT1D_OUTPUT_NATURAL);
+  EXPECT_NE(std::string(a2afft_version()), "");
+}
+
+TEST(CApi, a_3d_plan_transforms_out_of_place_and_in_place) {
+  const size_t shape[3] = {8, 6, 5};
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  options.row_exchange = "pairwise";
+  options.column_exchange = "pairwise";
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.output = A2AFFT_FFT3D_OUTPUT_NATURAL;
+  options.scaling = A2AFFT_SCALING_FULL;
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  size_t lower[3], size[3];
+  int order[3];
+  ASSERT_EQ(a2afft_fft3d_input_box(plan, lower, size, order), A2AFFT_SUCCESS);
+  EXPECT_EQ(size[0] * size[1] * size[2], a2afft_fft3d_input_elements(plan));
+  EXPECT_EQ(order[0], 0);
+  EXPECT_EQ(sum_over(long(a2afft_fft3d_input_elements(plan))), 8 * 6 * 5);
+  ASSERT_EQ(a2afft_fft3d_output_box(plan, nullptr, size, nullptr), A2AFFT_SUCCESS);
+  EXPECT_EQ(sum_over(long(size[0] * size[1] * size[2])), 8 * 6 * 5);
+  EXPECT_GE(a2afft_fft3d_in_place_elements(plan), a2afft_fft3d_input_elements(plan));
+  EXPECT_GT(sum_over(long(a2afft_fft3d_workspace_bytes(plan))), 0);
+  EXPECT_NE(std::string(a2afft_fft3d_describe(plan)).find("row="), std::string::npos);
+
+  // A constant field: its spectrum is N at 0 and 0 elsewhere; with full scaling it comes back.
+  std::vector<Complex> x(a2afft_fft3d_in_place_elements(plan), Complex{1.5, -0.5});
+  std::vector<Complex> spectrum(x.size()), back(x.size());
+  ASSERT_EQ(a2afft_fft3d_forward(plan, cells(x), cells(spectrum)), A2AFFT_SUCCESS);
+  double error = 0;
+  for (std::size_t e = 0; e < a2afft_fft3d_output_elements(plan); ++e) {
+    const bool zero_frequency = rank_in() == 0 && e == 0;
+    error = std::max(error, std::abs(spectrum[e] - (zero_frequency ? 240.0 * x[0] : Complex{})));
+  }
+  EXPECT_LT(max_over(error), 1e-12);
+  ASSERT_EQ(a2afft_fft3d_backward(plan, cells(spectrum), cells(spectrum)), A2AFFT_SUCCESS);
+  for (std::size_t e = 0; e < a2afft_fft3d_input_elements(plan); ++e)
+    error = std::max(error, std::abs(spectrum[e] - x[e]));
+  EXPECT_LT(max_over(error), 1e-12);
+  double transpose_seconds = -1, compute_seconds = -1;
+  EXPECT_EQ(a2afft_fft3d_last_times(plan, &transpose_seconds, &compute_seconds), A2AFFT_SUCCESS);
+  EXPECT_GE(transpose_seconds, 0);
+  EXPECT_GE(compute_seconds, 0);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
+  EXPECT_EQ(plan, nullptr);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);  // NULL is allowed
+}
+
+TEST(CApi, bad_options_give_a_code_and_a_message_on_every_rank_and_no_plan) {
+  const size_t shape[3] = {8, 6, 5};
+  a2afft_fft3d_options options;
+  for (int round = 0; round < 3; ++round) {  // LeakSanitizer would see what each one left
+    a2afft_fft3d_options_init(&options);
+    options.struct_size = 0;
+    expect_create_fails(
+        [&](a2afft_fft3d* plan) {
+          return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+        },
+        A2AFFT_ERROR_USAGE, "options->struct_size=0 is not valid");
+    a2afft_fft3d_options_init(&options);
+    options.rigor = 9;
+    expect_create_fails(
+        [&](a2afft_fft3d* plan) {
+          return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+        },
+        A2AFFT_ERROR_USAGE, "rigor=9 is not valid; expected estimate (0), measure (1)");
+    a2afft_fft3d_options_init(&options);
+    options.row_exchange = "bogus";
+    expect_create_fails(
+        [&](a2afft_fft3d* plan) {
+          return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+        },
+        A2AFFT_ERROR_USAGE, "unknown exchange 'bogus'");
+    a2afft_fft3d_options_init(&options);
+    options.grid[0] = size_of() + 1;
+    options.grid[1] = 1;
+    expect_create_fails(
+        [&](a2afft_fft3d* plan) {
+          return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+        },
+        A2AFFT_ERROR_USAGE, "is not valid on " + std::to_string(size_of()) + " ranks");
+    // Collective planning (auto's timing, FFTW's plans) fails after the exchanges exist.
+    a2afft_fft3d_options_init(&options);
+    options.wisdom_file = "/nonexistent-directory/wisdom";
+    expect_create_fails(
+        [&](a2afft_fft3d* plan) {
+          return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+        },
+        A2AFFT_ERROR_USAGE, "wisdom_file=/nonexistent-directory/wisdom could not be written");
+  }
+  expect_create_fails(
+      [&](a2afft_fft3d* plan) {
+        return a2afft_fft3d_create(MPI_COMM_WORLD, nullptr, nullptr, plan);
+      },
+      A2AFFT_ERROR_USAGE, "shape is NULL");
+  EXPECT_EQ(a2afft_fft3d_create(MPI_COMM_WORLD, shape, nullptr, nullptr), A2AFFT_ERROR_USAGE);
+  EXPECT_NE(std::string(a2afft_error_message()).find("plan is NULL"), std::string::npos);
+  // Calls on no plan.
+  EXPECT_EQ(a2afft_fft3d_forward(nullptr, nullptr, nullptr), A2AFFT_ERROR_USAGE);
+  EXPECT_NE(std::string(a2afft_error_message()).find("a2afft_fft3d_forward: plan is NULL"),
+            std::string::npos);
+  EXPECT_EQ(a2afft_fft3d_input_elements(nullptr), 0u);
+  EXPECT_EQ(std::string(a2afft_fft3d_describe(nullptr)), "");
+}
+
+TEST(CApi, a_misaligned_array_fails_the_call_on_every_rank_and_the_plan_goes_on) {
+  const size_t shape[3] = {4, 4, 4};
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, nullptr, &plan)), 0);
+  std::vector<Complex> data(a2afft_fft3d_in_place_elements(plan) + 1);
+  auto* odd = reinterpret_cast<a2afft_complex*>(reinterpret_cast<char*>(data.data()) + 8);
+  EXPECT_EQ(sum_over(a2afft_fft3d_forward(plan, odd, odd) == A2AFFT_ERROR_USAGE), size_of());
+  EXPECT_NE(std::string(a2afft_error_message()).find("not 16-byte aligned"), std::string::npos);
+  EXPECT_EQ(sum_over(a2afft_fft3d_forward(plan, cells(data), cells(data))), 0);
+  a2afft_fft3d_destroy(&plan);
+}
+
+TEST(CApi, a_1d_plan_from_a_fortran_communicator) {
+  const size_t p = static_cast<size_t>(size_of());
+  const size_t n = 16 * p * p;
+  a2afft_fft1d_options options;
+  a2afft_fft1d_options_init(&options);
+  options.output = A2AFFT_FFT1D_OUTPUT_SCRAMBLED;
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.exchange = "mpi";
+  a2afft_fft1d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft1d_create_f(MPI_Comm_c2f(MPI_COMM_WORLD), n, &options, &plan)), 0)
+      << a2afft_error_message();
+  size_t local = 0, offset = 0;
+  ASSERT_EQ(a2afft_fft1d_local(plan, &local, &offset), A2AFFT_SUCCESS);
+  EXPECT_EQ(local, n / p);
+  EXPECT_EQ(offset, size_t(rank_in()) * local);
+  EXPECT_NE(std::string(a2afft_fft1d_describe(plan)).find("scrambled"), std::string::npos);
+  // A delta at global index 1: X[k] = exp(-2 pi i k / N), wherever the scrambled k lands.
+  std::vector<Complex> x(local), spectrum(local);
+  if (offset <= 1 && 1 < offset + local) x[1 - offset] = 1.0;
+  ASSERT_EQ(a2afft_fft1d_forward(plan, cells(x), cells(spectrum)), A2AFFT_SUCCESS);
+  double error = 0;
+  for (size_t i = 0; i < local; ++i) {
+    const double k = double(a2afft_fft1d_output_index(plan, i));
+    error = std::max(error, std::abs(spectrum[i] - std::polar(1.0, -2 * M_PI * k / double(n))));
+  }
+  EXPECT_LT(max_over(error), 1e-12);
+  EXPECT_EQ(a2afft_fft1d_destroy(&plan), A2AFFT_SUCCESS);
+  EXPECT_EQ(plan, nullptr);
+
+  a2afft_fft1d bad = nullptr;
+  EXPECT_EQ(sum_over(a2afft_fft1d_create(MPI_COMM_WORLD, 0, nullptr, &bad)),
+            A2AFFT_ERROR_USAGE * size_of());
+  EXPECT_EQ(bad, nullptr);
+  EXPECT_NE(std::string(a2afft_error_message()).find("N=0"), std::string::npos)
+      << a2afft_error_message();
+}
+
+}  // namespace
