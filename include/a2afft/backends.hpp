@@ -27,6 +27,7 @@ struct BackendInfo {
   std::string source;
   /// Which node layouts it handles.
   std::string layouts;
+  /// The keys a spec may set, in the order `a2afft list` shows them.
   std::vector<BackendParameter> parameters;
   /// Specs worth running, e.g. `tra:radix=4`.
   std::vector<std::string> examples;
