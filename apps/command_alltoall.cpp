@@ -10,19 +10,19 @@
 #include <iostream>
 #include <map>
 
+#include <a2afft/backends.hpp>
+#include <a2afft/error.hpp>
+#include <a2afft/exchange.hpp>
+#include <a2afft/timing.hpp>
+#include <a2afft/topology.hpp>
+#include <a2afft/verify.hpp>
+
 #include "commands.hpp"
-#include "error.hpp"
 #include "memory_check.hpp"
-#include "mpi/comm.hpp"
 #include "options.hpp"
-#include "registry.hpp"
 #include "report/reporter.hpp"
 #include "report/stats.hpp"
 #include "run_order.hpp"
-#include "timing/phase_stats.hpp"
-#include "timing/trials.hpp"
-#include "topology/topology.hpp"
-#include "verify/pattern.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -44,50 +44,23 @@ struct AlltoallOptions {
 
 using Row = report::AlltoallRow;
 
-// The verdict of one validation over all ranks; `text` names the lowest failing rank and the
-// first bad byte, the same on every rank.
-struct Verdict {
-  bool failed = false;
-  std::string text;
-};
-
-Verdict collect_verdict(MPI_Comm comm, const std::string& local_failure) {
-  const mpi::RankMessage lowest = mpi::agreed_message(local_failure, comm);
-  if (lowest.empty()) return {};
-  return {true, "rank " + std::to_string(lowest.rank) + ", " + lowest.text};
-}
-
-std::string local_failure(std::span<const std::byte> send, std::span<const std::byte> recv,
-                          std::span<const std::byte> reference, const Topology& topology,
-                          std::size_t block_bytes) {
-  if (auto bad = verify::check_send_blocks(send, topology.rank(), topology.size(), block_bytes)) {
-    return "send buffer was written: " + bad->describe();
-  }
-  if (auto bad =
-          verify::check_received_blocks(recv, topology.rank(), topology.size(), block_bytes)) {
-    return "wrong data: " + bad->describe();
-  }
-  if (auto bad = verify::compare_blocks(recv, reference, block_bytes)) {
-    return "differs from MPI_Alltoall: " + bad->describe();
-  }
-  return {};
-}
-
 using report::format;
 
 class AlltoallBenchmark {
  public:
-  AlltoallBenchmark(const AlltoallOptions& options, const Topology& topology, Order order)
-      : options_(options), topology_(topology), order_(order) {}
+  AlltoallBenchmark(const AlltoallOptions& options, const RankMap& ranks,
+                    const LayoutRequest& layout, Order order)
+      : options_(options), ranks_(ranks), layout_(layout), order_(order) {}
 
   // Runs every exchange at one block size; appends a row per exchange.
-  void run_size(std::size_t block_bytes, const std::vector<Spec>& specs) {
-    const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(topology_.size());
+  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
+    const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(ranks_.size());
     std::vector<std::byte> pattern(total_bytes), reference;
-    verify::fill_send_blocks(pattern, topology_.rank(), topology_.size(), block_bytes);
+    fill_pattern(pattern.data(), ranks_.rank, ranks_.size(), block_bytes);
     if (options_.validate) {
       reference.resize(total_bytes);
-      make_exchange("mpi", topology_, block_bytes)->run(pattern.data(), reference.data());
+      make_exchange(MPI_COMM_WORLD, block_bytes, "mpi", layout_)
+          ->run(pattern.data(), reference.data());
     }
     // Interleaved, every plan of this size lives at once and takes one turn per timed run.
     std::vector<Trial> trials(specs.size());
@@ -110,74 +83,70 @@ class AlltoallBenchmark {
  private:
   // One plan at one block size, its buffers, and its runs' times so far.
   struct Trial {
-    std::unique_ptr<ExchangePlan> plan;
-    ExchangeBuffer plan_send, plan_recv;  // --buffers exchange
+    std::unique_ptr<Exchange> plan;
+    Buffer plan_send, plan_recv;  // --buffers exchange
     std::vector<std::byte> heap_send, heap_recv;
-    std::span<std::byte> send, recv;
+    std::byte* send = nullptr;
+    std::byte* recv = nullptr;
     Row row;
-    std::unique_ptr<PhaseTimer> timer = std::make_unique<PhaseTimer>();  // stays put as trials move
     std::map<std::string, std::vector<double>> phase_seconds;
   };
 
   // Builds, validates and warms up one plan.
-  Trial prepare(const Spec& spec, std::size_t block_bytes, const std::vector<std::byte>& pattern,
-                const std::vector<std::byte>& reference) {
+  Trial prepare(const std::string& spec, std::size_t block_bytes,
+                const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
     Trial trial;
-    trial.plan = make_exchange(spec, ExchangeProblem{topology_, block_bytes});
+    trial.plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_);
     // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
     if (options_.buffers == "exchange") {
       trial.plan_send = trial.plan->allocate(pattern.size());
       trial.plan_recv = trial.plan->allocate(pattern.size());
-      trial.send = bytes_of(trial.plan_send);
-      trial.recv = bytes_of(trial.plan_recv);
+      trial.send = trial.plan_send.data();
+      trial.recv = trial.plan_recv.data();
     } else {
       trial.heap_send.resize(pattern.size());
       trial.heap_recv.resize(pattern.size());
-      trial.send = trial.heap_send;
-      trial.recv = trial.heap_recv;
+      trial.send = trial.heap_send.data();
+      trial.recv = trial.heap_recv.data();
     }
-    std::copy(pattern.begin(), pattern.end(), trial.send.begin());
+    std::copy(pattern.begin(), pattern.end(), trial.send);
     Row& row = trial.row;
     row.block_bytes = block_bytes;
-    row.spec = spec.to_string();
+    row.spec = spec;
     row.exchange = trial.plan->describe();
     row.check = "-";
     if (options_.validate) {
-      std::fill(trial.recv.begin(), trial.recv.end(), std::byte{0xa5});
-      trial.plan->run(trial.send.data(), trial.recv.data());
-      const Verdict verdict =
-          collect_verdict(topology_.comm(),
-                          local_failure(trial.send, trial.recv, reference, topology_, block_bytes));
-      row.check = verdict.failed ? "FAIL" : "PASS";
-      row.failure = verdict.text;
+      std::fill(trial.recv, trial.recv + pattern.size(), std::byte{0xa5});
+      trial.plan->run(trial.send, trial.recv);
+      row.failure =
+          check_pattern(MPI_COMM_WORLD, trial.send, trial.recv, reference.data(), block_bytes);
+      row.check = row.failure.empty() ? "PASS" : "FAIL";
     }
     for (int i = 0; i < options_.warmup; ++i)
-      trial.plan->run(trial.send.data(), trial.recv.data());
-    if (options_.phases) trial.plan->attach_timer(trial.timer.get());
+      trial.plan->run(trial.send, trial.recv);
+    if (options_.phases) trial.plan->time_phases(true);
     return trial;
   }
 
   // One timed run: this rank's seconds.
   double time_run(Trial& trial) {
-    trial.timer->clear();
-    const double seconds = timing::timed_run(
-        topology_.comm(), [&] { trial.plan->run(trial.send.data(), trial.recv.data()); });
+    const double seconds =
+        timing::timed_run(MPI_COMM_WORLD, [&] { trial.plan->run(trial.send, trial.recv); });
     if (options_.phases) {
       // Outside the timed region: every phase's max over ranks, ranks that skip it as 0 s.
-      for (const auto& [name, stats] : reduce_phases(*trial.timer, topology_.comm())) {
-        trial.phase_seconds[name].push_back(stats.max_seconds);
-      }
+      for (const auto& [name, max_seconds] : trial.plan->take_phase_seconds())
+        trial.phase_seconds[name].push_back(max_seconds);
     }
     return seconds;
   }
 
   void finish(Trial& trial, std::vector<double>& seconds) {
-    trial.plan->attach_timer(nullptr);
+    trial.plan->time_phases(false);
     Row& row = trial.row;
     for (auto& [name, series] : trial.phase_seconds) {
       row.phase_median_seconds[name] = report::summarize(series).median;
     }
-    report::max_over_ranks(seconds, topology_.comm());
+    report::max_over_ranks(seconds, MPI_COMM_WORLD);
     const report::Summary summary = report::summarize(seconds);
     row.median_seconds = summary.median;
     row.min_seconds = summary.min;
@@ -193,22 +162,23 @@ class AlltoallBenchmark {
   }
 
   const AlltoallOptions& options_;
-  const Topology& topology_;
+  const RankMap& ranks_;
+  const LayoutRequest& layout_;
   Order order_;
   std::vector<Row> rows_;
 };
 
 // The peak at `block_bytes`: the send pattern (and MPI_Alltoall's result with --validate), each
 // plan's send and receive buffers and its scratch; every plan at once when interleaved.
-cli::MemoryEstimate alltoall_memory(const std::vector<Spec>& specs, std::size_t block_bytes,
-                                    const Topology& topology, Order order,
+cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::size_t block_bytes,
+                                    const RankMap& ranks, Order order,
                                     const AlltoallOptions& options) {
-  const double buffer_bytes = static_cast<double>(block_bytes) * topology.size();
-  const int largest_node = topology.largest_node_size();
+  const double buffer_bytes = static_cast<double>(block_bytes) * ranks.size();
+  const int largest_node = ranks.largest_node_size();
   double buffers = 0, scratch = 0;
-  for (const Spec& spec : specs) {
+  for (const std::string& spec : specs) {
     const double plan_scratch =
-        cli::exchange_scratch_bytes(spec, topology.size(), largest_node, block_bytes);
+        cli::exchange_scratch_bytes(spec, ranks.size(), largest_node, block_bytes);
     const bool together = order == Order::interleaved;
     buffers = together ? buffers + 2 * buffer_bytes : 2 * buffer_bytes;
     scratch = together ? scratch + plan_scratch : std::max(scratch, plan_scratch);
@@ -223,48 +193,48 @@ cli::MemoryEstimate alltoall_memory(const std::vector<Spec>& specs, std::size_t 
 
 int run_alltoall(const AlltoallOptions& options) {
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
-  const Topology topology(MPI_COMM_WORLD, options.layout.request());
+  const LayoutRequest layout = options.layout.request();
+  const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
   // A radix sweep (the seed's Fig. 8) runs tra at every radix 2..P, next to `mpi` unless
   // --exchange names what to compare with.
   const bool sweep_only = options.radix_sweep && options.exchange_option->count() == 0;
   std::vector<cli::ExchangeChoice> specs =
       cli::expand_exchange_specs(sweep_only ? std::vector<std::string>{"mpi"} : options.exchanges);
   if (options.radix_sweep) {
-    for (int radix = 2; radix <= std::max(2, topology.size()); ++radix) {
-      specs.push_back({Spec{"tra", {{"radix", std::to_string(radix)}}}, false});
+    for (int radix = 2; radix <= std::max(2, ranks.size()); ++radix) {
+      specs.push_back({"tra:radix=" + std::to_string(radix), false});
     }
   }
   for (const std::size_t block_bytes : sizes) {
-    cli::check_buffer_fits(block_bytes, topology.size(), "--sizes");
+    cli::check_buffer_fits(block_bytes, ranks.size(), "--sizes");
   }
 
   // Everything is checked before anything runs, without building a plan: a bad value or a named
   // backend that cannot run this layout is an error; one that came in through `all` is left out
   // with its reason printed.
-  std::vector<Spec> runnable;
+  std::vector<std::string> runnable;
   std::vector<std::string> refusals;
   for (const auto& [spec, from_all] : specs) {
-    const std::string why = exchange_refusal(spec, topology.layout());
+    const std::string why = backend_refusal(spec, ranks);
     if (why.empty()) {
       runnable.push_back(spec);
     } else if (from_all) {
-      refusals.push_back(spec.to_string() + ": " + why);
+      refusals.push_back(spec + ": " + why);
     } else {
-      throw UsageError(spec.to_string() + " cannot run on " + topology.describe_layout() + ": " +
-                       why);
+      throw UsageError(spec + " cannot run on " + ranks.layout + ": " + why);
     }
   }
 
   // Send and receive buffers per plan at the largest size, all plans of one size at once.
   const std::size_t largest_block = *std::max_element(sizes.begin(), sizes.end());
   const double bytes_per_rank =
-      2.0 * static_cast<double>(largest_block) * static_cast<double>(topology.size());
-  const Order order = choose_order(options.order, bytes_per_rank, topology, runnable.size());
-  cli::check_memory_fits(alltoall_memory(runnable, largest_block, topology, order, options),
-                         topology, "alltoall --sizes=" + std::to_string(largest_block));
+      2.0 * static_cast<double>(largest_block) * static_cast<double>(ranks.size());
+  const Order order = choose_order(options.order, bytes_per_rank, ranks, runnable.size());
+  cli::check_memory_fits(alltoall_memory(runnable, largest_block, ranks, order, options), ranks,
+                         "alltoall --sizes=" + std::to_string(largest_block));
   report::Reporters reporters(is_printing_rank(), std::cout, options.files);
   reporters.report_context(
-      {report::collect_context(topology, "a2afft alltoall"),
+      {report::collect_context(ranks, "a2afft alltoall"),
        std::to_string(options.iterations) + " timed runs after " + std::to_string(options.warmup) +
            " warm-up runs; a run's time is the max over ranks; " + to_string(order) +
            "; buffers: " + options.buffers +
@@ -284,7 +254,7 @@ int run_alltoall(const AlltoallOptions& options) {
     std::cout.flush();
   }
 
-  AlltoallBenchmark benchmark(options, topology, order);
+  AlltoallBenchmark benchmark(options, ranks, layout, order);
   for (const std::size_t block_bytes : sizes)
     benchmark.run_size(block_bytes, runnable);
 

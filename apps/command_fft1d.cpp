@@ -9,13 +9,16 @@
 #include <iostream>
 #include <memory>
 
+#include <a2afft/error.hpp>
+
 #include "commands.hpp"
-#include "error.hpp"
 #include "fft_benchmark.hpp"
 #include "fftw_mpi_reference.hpp"
 #include "options.hpp"
 #include "report/stats.hpp"
 #include "six_step1d.hpp"
+#include "spec.hpp"
+#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -43,16 +46,16 @@ struct Fft1dOptions {
 // complex doubles per rank fit in `fraction` of the node's memory shared among its ranks.
 // (HPCC takes procCnt, the largest power of two <= P, and n = 2^floor(log2(mem / 64 / procCnt))
 // * procCnt^2, the same rule when P is a power of two.)
-std::size_t hpcc_length(double fraction, const Topology& topology) {
+std::size_t hpcc_length(double fraction, const RankMap& ranks) {
   if (!(fraction > 0 && fraction <= 1)) {
     throw UsageError("--memory-fraction=" + format("%g", fraction) +
                      " is not valid; expected a fraction in (0, 1]");
   }
-  const double ranks_per_node = topology.largest_node_size();
+  const double ranks_per_node = ranks.largest_node_size();
   const double memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   const double bytes_per_rank = fraction * memory_bytes / ranks_per_node;
-  const auto p = static_cast<std::size_t>(topology.size());
+  const auto p = static_cast<std::size_t>(ranks.size());
   std::size_t n = p * p;
   while (4.0 * sizeof(Complex) * static_cast<double>(2 * n / p) <= bytes_per_rank)
     n *= 2;
@@ -93,9 +96,11 @@ int run_fft1d(const Fft1dOptions& options) {
   const bool scrambled = options.output == "scrambled";
   const Engines engines = parse_engines(options.run.engines);
   const auto choices = cli::expand_exchange_specs(options.exchanges);
-  const Topology topology(MPI_COMM_WORLD, options.layout.request());
+  const LayoutRequest layout = options.layout.request();
+  const Topology topology(MPI_COMM_WORLD, layout);
+  const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
   const std::size_t n = !options.length.empty() ? fft::parse_length(options.length)
-                        : options.hpcc          ? hpcc_length(options.memory_fraction, topology)
+                        : options.hpcc          ? hpcc_length(options.memory_fraction, ranks)
                                                 : std::size_t{1} << 20;
   // N1, N2, local length and blocks, as the plans will have them (throws if N cannot split).
   const fft::SixStepGeometry geometry(n, topology.size(), options.n1, scrambled);
@@ -104,7 +109,7 @@ int run_fft1d(const Fft1dOptions& options) {
   const double bytes_per_rank =
       5.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(geometry.local_length());
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
-  const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
+  const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
   {
     const int largest_node = topology.largest_node_size();
     std::vector<double> scratch_per_plan;
@@ -114,12 +119,12 @@ int run_fft1d(const Fft1dOptions& options) {
             choice.spec, topology.size(), largest_node, geometry.block_bytes()));
       }
     }
-    cli::check_memory_fits(cli::fft_memory_estimate(static_cast<double>(n), topology, order,
+    cli::check_memory_fits(cli::fft_memory_estimate(static_cast<double>(n), ranks, order,
                                                     engines.fftw_mpi, scratch_per_plan),
-                           topology, "fft1d --n=" + std::to_string(n));
+                           ranks, "fft1d --n=" + std::to_string(n));
   }
 
-  const report::RunContext context = report::collect_context(topology, "a2afft fft1d");
+  const report::RunContext context = report::collect_context(ranks, "a2afft fft1d");
   const std::string settings =
       "N " + std::to_string(n) + " = " + std::to_string(geometry.split().n1) + " x " +
       std::to_string(geometry.split().n2) + ", " + options.output +
@@ -140,8 +145,9 @@ int run_fft1d(const Fft1dOptions& options) {
   }
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {
-      const fft::SixStep1dOptions plan{choice.spec, geometry.split().n1, rigor, scrambled};
-      makers.push_back(skipping_refusal_if(choice.from_all, choice.spec.to_string(), [&, plan] {
+      const fft::SixStep1dOptions plan{parse_spec(choice.spec), geometry.split().n1, rigor,
+                                       scrambled};
+      makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [&, plan] {
         return make_candidate("a2afft", std::make_unique<fft::SixStep1d>(topology, n, plan));
       }));
     }

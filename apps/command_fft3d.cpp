@@ -7,12 +7,15 @@
 #include <iostream>
 #include <memory>
 
+#include <a2afft/error.hpp>
+
 #include "commands.hpp"
-#include "error.hpp"
 #include "fft_benchmark.hpp"
 #include "fftw_mpi_reference.hpp"
 #include "options.hpp"
 #include "pencil3d.hpp"
+#include "spec.hpp"
+#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -55,7 +58,9 @@ int run_fft3d(const Fft3dOptions& options) {
       choices.emplace_back(choice, choice);
     }
   }
-  const Topology topology(MPI_COMM_WORLD, options.layout.request());
+  const LayoutRequest layout = options.layout.request();
+  const Topology topology(MPI_COMM_WORLD, layout);
+  const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
   const fft::ProcGrid grid = options.grid.empty() ? fft::near_square_grid(topology.size())
                                                   : fft::parse_grid(options.grid, topology.size());
   // This rank's boxes and blocks, as the plans will have them.
@@ -70,14 +75,14 @@ int run_fft3d(const Fft3dOptions& options) {
                                 static_cast<double>(shape[0] * shape[1] * shape[2]) /
                                 topology.size();
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
-  const Order order = choose_order(options.run.order, bytes_per_rank, topology, plan_count);
+  const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
   {
     // Each transpose's exchange has one block per rank of its row (p1) or column (p0), padded
     // to the largest part as the plan pads it.
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
     const int largest_node = topology.largest_node_size();
-    const auto scratch = [&](const Spec& spec, int ranks, std::size_t block_bytes) {
-      return cli::exchange_scratch_bytes(spec, ranks, std::min(largest_node, ranks), block_bytes);
+    const auto scratch = [&](const std::string& spec, int parts, std::size_t block_bytes) {
+      return cli::exchange_scratch_bytes(spec, parts, std::min(largest_node, parts), block_bytes);
     };
     std::vector<double> scratch_per_plan;
     if (engines.ours) {
@@ -88,12 +93,11 @@ int run_fft3d(const Fft3dOptions& options) {
       }
     }
     cli::check_memory_fits(
-        cli::fft_memory_estimate(points, topology, order, engines.fftw_mpi, scratch_per_plan),
-        topology,
+        cli::fft_memory_estimate(points, ranks, order, engines.fftw_mpi, scratch_per_plan), ranks,
         "fft3d --size=" + fft::shape_to_string(shape) + " on a " + grid.to_string() + " grid");
   }
 
-  const report::RunContext context = report::collect_context(topology, "a2afft fft3d");
+  const report::RunContext context = report::collect_context(ranks, "a2afft fft3d");
   const std::string settings =
       "size " + fft::shape_to_string(shape) + ", grid " + grid.to_string() + ", " + options.output +
       " output, c2c double, " + std::string(fft::to_string(rigor)) + ", " +
@@ -111,11 +115,11 @@ int run_fft3d(const Fft3dOptions& options) {
   }
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
-      const fft::Pencil3dOptions pencil{row_choice.spec, column_choice.spec, rigor, natural};
-      const std::string spec =
-          row_choice.spec == column_choice.spec
-              ? row_choice.spec.to_string()
-              : "row=" + row_choice.spec.to_string() + ",column=" + column_choice.spec.to_string();
+      const fft::Pencil3dOptions pencil{parse_spec(row_choice.spec), parse_spec(column_choice.spec),
+                                        rigor, natural};
+      const std::string spec = row_choice.spec == column_choice.spec
+                                   ? row_choice.spec
+                                   : "row=" + row_choice.spec + ",column=" + column_choice.spec;
       makers.push_back(
           skipping_refusal_if(row_choice.from_all && column_choice.from_all, spec, [&, pencil] {
             return make_candidate("a2afft",

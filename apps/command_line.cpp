@@ -1,6 +1,9 @@
 // The `a2afft` command line: one CLI11 app with every subcommand. Every rank parses the same
 // arguments, so errors are detected identically everywhere and printed once, on rank 0.
 
+#include <a2afft/error.hpp>
+#include <a2afft/version.hpp>
+
 #include "command_line.hpp"
 
 #include <mpi.h>
@@ -9,7 +12,6 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "error.hpp"
 
 namespace a2afft::commands {
 
@@ -42,7 +44,7 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& err) {
       "matching flags, which win).",
       "a2afft");
   app.require_subcommand(1);
-  app.set_version_flag("--version", A2AFFT_VERSION);
+  app.set_version_flag("--version", std::string(version()));
   std::vector<Subcommand> subcommands = add_subcommands(app);
   subcommands.push_back({"run", add_run(app)});
 

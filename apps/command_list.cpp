@@ -2,8 +2,9 @@
 
 #include <iostream>
 
+#include <a2afft/backends.hpp>
+
 #include "commands.hpp"
-#include "registry.hpp"
 #include "report/text_table.hpp"
 
 namespace a2afft::commands {
@@ -14,31 +15,29 @@ Runner add_list(CLI::App& app) {
   command->add_flag("--names", *names_only, "Print only the backend names, one per line");
   return [names_only] {
     if (!is_printing_rank()) return 0;
+    const std::vector<BackendInfo> infos = backends();
     if (*names_only) {
-      for (const ExchangeInfo* info : registered_exchanges())
-        std::cout << info->name << '\n';
+      for (const BackendInfo& info : infos)
+        std::cout << info.name << '\n';
       return 0;
     }
     report::TextTable table({{"name"}, {"parameters (default)"}, {"layouts"}, {"summary"}});
-    for (const ExchangeInfo* info : registered_exchanges()) {
+    for (const BackendInfo& info : infos) {
       std::string params;
-      for (const ParamInfo& param : info->params) {
-        params += (params.empty() ? "" : ", ") + std::string(param.key) + " (" +
-                  std::string(param.default_value) + ")";
-      }
-      table.add_row({std::string(info->name), params.empty() ? "-" : params,
-                     std::string(info->layouts), std::string(info->summary)});
+      for (const BackendParameter& param : info.parameters)
+        params += (params.empty() ? "" : ", ") + param.key + " (" + param.default_value + ")";
+      table.add_row({info.name, params.empty() ? "-" : params, info.layouts, info.summary});
     }
     table.print(std::cout);
     std::cout << "\nParameters:\n";
-    for (const ExchangeInfo* info : registered_exchanges()) {
-      for (const ParamInfo& param : info->params) {
-        std::cout << "  " << info->name << ':' << param.key << "  " << param.meaning << '\n';
+    for (const BackendInfo& info : infos) {
+      for (const BackendParameter& param : info.parameters) {
+        std::cout << "  " << info.name << ':' << param.key << "  " << param.meaning << '\n';
       }
     }
     std::cout << "\nSources:\n";
-    for (const ExchangeInfo* info : registered_exchanges()) {
-      std::cout << "  " << info->name << "  " << info->source << '\n';
+    for (const BackendInfo& info : infos) {
+      std::cout << "  " << info.name << "  " << info.source << '\n';
     }
     std::cout << "\nA spec is name[:key=value,...], e.g. nonblocking:batch=4; lists are "
                  "comma-separated: mpi,nonblocking:batch=2,factor\n";

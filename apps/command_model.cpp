@@ -9,14 +9,12 @@
 #include <nlohmann/json.hpp>
 #include <numeric>
 
+#include <a2afft/error.hpp>
+#include <a2afft/model.hpp>
+
 #include "commands.hpp"
-#include "error.hpp"
 #include "options.hpp"
 #include "report/text_table.hpp"
-#include "schedule/cost_model.hpp"
-#include "schedule/factor.hpp"
-#include "schedule/tra.hpp"
-#include "topology/layout.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -55,7 +53,7 @@ void check_radix(const char* option, long radix, long ranks, const char* what) {
                    what + " radix from 2 to " + std::to_string(std::max(2L, ranks)));
 }
 
-nlohmann::json to_json(const schedule::ModelResult& result) {
+nlohmann::json to_json(const model::ModelResult& result) {
   return {{"algorithm", result.algorithm},
           {"rounds", result.rounds},
           {"blocks", result.blocks},
@@ -67,7 +65,7 @@ nlohmann::json to_json(const schedule::ModelResult& result) {
 // The factor algorithms on nodes of `sizes` (ranks numbered node by node): steps, and how often
 // a node's network port is busy. factor-hier's counts are Theorem 1's closed forms (the unit
 // tests check them against its simulated schedule); factor's are counted.
-struct FactorRow : schedule::FactorNodeLoad {
+struct FactorRow : model::FactorNodeLoad {
   std::string algorithm;
   bool counted = true;
 };
@@ -78,19 +76,19 @@ std::vector<FactorRow> factor_rows(const std::vector<int>& sizes) {
   flat.algorithm = "factor";
   flat.counted = ranks <= kFactorCountRanks;
   if (flat.counted) {
-    static_cast<schedule::FactorNodeLoad&>(flat) = schedule::factor_node_load(sizes);
+    static_cast<model::FactorNodeLoad&>(flat) = model::factor_node_load(sizes);
   } else {
-    flat.steps = schedule::factor_rounds(static_cast<int>(ranks));
+    flat.steps = model::factor_rounds(static_cast<int>(ranks));
   }
   FactorRow clustered;
-  static_cast<schedule::FactorNodeLoad&>(clustered) = schedule::clustered_node_load(sizes);
+  static_cast<model::FactorNodeLoad&>(clustered) = model::clustered_node_load(sizes);
   clustered.algorithm = "factor-hier";
   return {flat, clustered};
 }
 
 std::vector<long> sweep_radices(long ranks) {
   std::vector<long> radices;
-  const long knee = schedule::default_radix(ranks);
+  const long knee = model::default_radix(ranks);
   const long top = std::max(2L, ranks);
   if (top <= kWholeSweepRanks) {
     for (long radix = 2; radix <= top; ++radix)
@@ -122,7 +120,7 @@ int run_model(const ModelOptions& options) {
   const long nodes = ranks / per_node;
   std::vector<int> node_sizes(static_cast<std::size_t>(nodes), static_cast<int>(per_node));
   if (!options.node_sizes.empty()) {
-    node_sizes = parse_node_sizes({"--node-sizes", options.node_sizes});
+    node_sizes = model::parse_node_sizes({"--node-sizes", options.node_sizes});
     const long sum = std::accumulate(node_sizes.begin(), node_sizes.end(), 0L);
     if (sum != ranks) {
       throw UsageError("--node-sizes=" + options.node_sizes + " adds up to " + std::to_string(sum) +
@@ -138,20 +136,20 @@ int run_model(const ModelOptions& options) {
       throw UsageError("alpha and beta must be finite and not negative; got " + fixed(value, "%g"));
     }
   }
-  const schedule::ModelInputs inputs{ranks,
-                                     per_node,
-                                     cli::parse_byte_size(options.block_bytes, "--block-bytes"),
-                                     {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
-                                     {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
+  const model::ModelInputs inputs{ranks,
+                                  per_node,
+                                  cli::parse_byte_size(options.block_bytes, "--block-bytes"),
+                                  {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
+                                  {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
   if (!is_printing_rank()) return 0;
 
-  const long radix = options.radix ? options.radix : schedule::default_radix(ranks);
-  std::vector<schedule::ModelResult> results = {
-      schedule::model_tra(inputs, radix), schedule::model_tra(inputs, 2),
-      schedule::model_tra2(
-          inputs, options.intra_radix ? options.intra_radix : schedule::default_radix(per_node),
-          options.inter_radix ? options.inter_radix : std::max(2L, nodes)),
-      schedule::model_direct(inputs, "pairwise, nonblocking, factor")};
+  const long radix = options.radix ? options.radix : model::default_radix(ranks);
+  std::vector<model::ModelResult> results = {
+      model::tra_cost(inputs, radix), model::tra_cost(inputs, 2),
+      model::tra2_cost(inputs,
+                       options.intra_radix ? options.intra_radix : model::default_radix(per_node),
+                       options.inter_radix ? options.inter_radix : std::max(2L, nodes)),
+      model::direct_cost(inputs, "pairwise, nonblocking, factor")};
   results[1].algorithm = "bruck (tra radix=2)";
 
   const bool uneven = !options.node_sizes.empty();
@@ -211,14 +209,14 @@ int run_model(const ModelOptions& options) {
 
   nlohmann::json sweep = nlohmann::json::array();
   if (options.radix_sweep) {
-    const long knee = schedule::default_radix(ranks);
+    const long knee = model::default_radix(ranks);
     std::cout << "\n# tra radix sweep (Fig. 4): K rises and D falls with r; the knee is at "
                  "r = ceil(sqrt P) = "
               << knee << (ranks > kWholeSweepRanks ? "; radices sampled 1% apart" : "") << '\n';
     report::TextTable curve(
         {{"radix", true}, {"K rounds", true}, {"D blocks", true}, {"predicted [us]", true}, {""}});
     for (const long r : sweep_radices(ranks)) {
-      const schedule::ModelResult point = schedule::model_tra(inputs, r);
+      const model::ModelResult point = model::tra_cost(inputs, r);
       curve.add_row({std::to_string(r), std::to_string(point.rounds), std::to_string(point.blocks),
                      fixed(point.seconds * 1e6), r == knee ? "<- knee, ceil(sqrt P)" : ""});
       nlohmann::json row = to_json(point);

@@ -22,9 +22,11 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include <a2afft/error.hpp>
+#include <a2afft/topology.hpp>
+
 #include "commands.hpp"
 #include "deck.hpp"
-#include "error.hpp"
 #include "geometry.hpp"
 #include "options.hpp"
 #include "report/context.hpp"
@@ -32,7 +34,6 @@
 #include "report/json_reporter.hpp"
 #include "report/stats.hpp"
 #include "six_step_geometry.hpp"
-#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -361,7 +362,7 @@ int run_study(const RunOptions& options) {
       options.resume ? agreed_resumable_runs(json_path, study) : nlohmann::json::array();
   const std::size_t resumed = runs.size();
 
-  const Topology world(MPI_COMM_WORLD, LayoutRequest{});
+  const RankMap world = map_ranks(MPI_COMM_WORLD, LayoutRequest{});
   nlohmann::json context = report::to_json(report::collect_context(world, "a2afft run"));
   context["fftw"] = {{"version", std::string(fftw_version)}, {"cc", std::string(fftw_cc)}};
   const std::string started = report::utc_now();

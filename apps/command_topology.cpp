@@ -4,11 +4,12 @@
 
 #include <iostream>
 
+#include <a2afft/topology.hpp>
+
 #include "commands.hpp"
 #include "options.hpp"
 #include "report/context.hpp"
 #include "report/text_table.hpp"
-#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 
@@ -17,9 +18,9 @@ Runner add_topology(CLI::App& app) {
   auto layout = std::make_shared<cli::LayoutFlags>();
   layout->add_to(*command);
   return [layout] {
-    const Topology topology(MPI_COMM_WORLD, layout->request());
+    const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout->request());
     if (!is_printing_rank()) return 0;
-    report::print_context(std::cout, report::collect_context(topology, "a2afft topology"));
+    report::print_context(std::cout, report::collect_context(ranks, "a2afft topology"));
     report::TextTable table({{"rank", true},
                              {"host"},
                              {"node", true},
@@ -27,13 +28,13 @@ Runner add_topology(CLI::App& app) {
                              {"node size", true},
                              {"NUMA", true},
                              {"role"}});
-    for (int rank = 0; rank < topology.size(); ++rank) {
-      const int node = topology.node_of(rank);
-      table.add_row({std::to_string(rank), topology.host_of(rank), std::to_string(node),
-                     std::to_string(topology.local_rank_of(rank)),
-                     std::to_string(topology.node_size(node)),
-                     std::to_string(topology.numa_of(rank)),
-                     topology.leader_of(node) == rank ? "node leader" : ""});
+    for (int rank = 0; rank < ranks.size(); ++rank) {
+      const auto r = static_cast<std::size_t>(rank);
+      const auto node = static_cast<std::size_t>(ranks.node_of_rank[r]);
+      table.add_row({std::to_string(rank), ranks.host_of_rank[r], std::to_string(node),
+                     std::to_string(ranks.local_rank_of_rank[r]),
+                     std::to_string(ranks.node_sizes[node]), std::to_string(ranks.numa_of_rank[r]),
+                     ranks.leader_of_node[node] == rank ? "node leader" : ""});
     }
     table.print(std::cout);
     return 0;

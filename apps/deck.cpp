@@ -9,7 +9,7 @@
 #include <optional>
 #include <sstream>
 
-#include "error.hpp"
+#include <a2afft/error.hpp>
 
 namespace a2afft::deck {
 namespace {

@@ -4,11 +4,12 @@
 #include <cmath>
 #include <iostream>
 
+#include <a2afft/timing.hpp>
+
 #include "commands.hpp"
 #include "fft_checks.hpp"
 #include "fft_timing.hpp"
 #include "fftw_plan.hpp"
-#include "timing/trials.hpp"
 
 namespace a2afft::commands {
 namespace {

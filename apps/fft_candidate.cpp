@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include <a2afft/error.hpp>
+
 #include "commands.hpp"
-#include "error.hpp"
 
 namespace a2afft::commands {
 

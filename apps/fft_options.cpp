@@ -1,6 +1,6 @@
 #include "fft_options.hpp"
 
-#include "error.hpp"
+#include <a2afft/error.hpp>
 
 namespace a2afft::commands {
 

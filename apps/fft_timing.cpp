@@ -2,8 +2,9 @@
 
 #include <algorithm>
 
+#include <a2afft/timing.hpp>
+
 #include "test_signal.hpp"
-#include "timing/trials.hpp"
 
 namespace a2afft::commands {
 

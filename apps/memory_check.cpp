@@ -14,10 +14,8 @@
 #include <numeric>
 #include <sstream>
 
-#include "error.hpp"
-#include "mpi/comm.hpp"
-#include "registry.hpp"
-#include "topology/topology.hpp"
+#include <a2afft/backends.hpp>
+#include <a2afft/error.hpp>
 
 namespace a2afft::cli {
 
@@ -63,16 +61,16 @@ double MemoryEstimate::on_rank0_bytes(bool with_bounds) const {
   return sum(on_rank0, with_bounds);
 }
 
-double exchange_scratch_bytes(const Spec& spec, int ranks, int largest_node,
+double exchange_scratch_bytes(const std::string& spec, int ranks, int largest_node,
                               std::size_t block_bytes) {
   if (ranks <= 1) return 0;  // a transpose inside one rank builds no plan
-  return scratch_bytes_bound(spec, ranks, largest_node, block_bytes);
+  return backend_scratch_bytes(spec, ranks, largest_node, block_bytes);
 }
 
-MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
-                                   bool fftw_mpi, const std::vector<double>& scratch_per_plan) {
+MemoryEstimate fft_memory_estimate(double points, const RankMap& ranks, Order order, bool fftw_mpi,
+                                   const std::vector<double>& scratch_per_plan) {
   constexpr double kPointBytes = sizeof(std::complex<double>);
-  const double local_bytes = kPointBytes * std::ceil(points / topology.size());
+  const double local_bytes = kPointBytes * std::ceil(points / ranks.size());
   std::vector<double> arrays, scratch;  // per plan
   if (fftw_mpi) {
     arrays.push_back(4 * local_bytes);  // data, FFTW-MPI's work array, input, slack of its split
@@ -147,17 +145,17 @@ std::string format_bytes(double bytes) {
   return text;
 }
 
-void check_memory_fits(const MemoryEstimate& estimate, const Topology& topology,
+void check_memory_fits(const MemoryEstimate& estimate, const RankMap& ranks,
                        std::string_view what) {
   if (const char* skip = std::getenv("A2AFFT_SKIP_MEMORY_CHECK"); skip && std::string(skip) == "1")
     return;
   // Every rank judges its own host; the worst host's numbers go to every rank, so all throw
   // together (or none does).
-  const std::string& host = topology.host_of(topology.rank());
+  const std::string& host = ranks.host_of_rank[static_cast<std::size_t>(ranks.rank)];
   int ranks_here = 0;
   bool rank0_here = false;
-  for (int rank = 0; rank < topology.size(); ++rank) {
-    if (topology.host_of(rank) != host) continue;
+  for (int rank = 0; rank < ranks.size(); ++rank) {
+    if (ranks.host_of_rank[static_cast<std::size_t>(rank)] != host) continue;
     ++ranks_here;
     rank0_here = rank0_here || rank == 0;
   }
@@ -171,16 +169,17 @@ void check_memory_fits(const MemoryEstimate& estimate, const Topology& topology,
   struct {
     double shortfall;
     int rank;
-  } mine[2] = {{host_need(false) - available, topology.rank()},
-               {host_need(true) - available, topology.rank()}},
+  } mine[2] = {{host_need(false) - available, ranks.rank},
+               {host_need(true) - available, ranks.rank}},
     worst[2];
-  mpi::check(MPI_Allreduce(mine, worst, 2, MPI_DOUBLE_INT, MPI_MAXLOC, topology.comm()),
-             "MPI_Allreduce(memory)");
+  if (MPI_Allreduce(mine, worst, 2, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD) != MPI_SUCCESS) {
+    throw MpiError("MPI_Allreduce(memory) failed");
+  }
   const bool certain = worst[0].shortfall > 0;
   if (!certain && worst[1].shortfall <= 0) return;
   const int reporter = certain ? worst[0].rank : worst[1].rank;
   std::string text;
-  if (topology.rank() == reporter) {
+  if (ranks.rank == reporter) {
     text = std::string(what) + " needs about " + format_bytes(estimate.per_rank_bytes()) +
            " per rank (" + describe_items(estimate.per_rank) + ")";
     if (rank0_here && estimate.on_rank0_bytes() > 0) {
@@ -192,13 +191,17 @@ void check_memory_fits(const MemoryEstimate& estimate, const Topology& topology,
             " rank" + (ranks_here == 1 ? "" : "s") + " on host " + host + ", which has " +
             format_bytes(available) + " available (" + source + ")";
   }
-  text = mpi::broadcast(text, reporter, topology.comm());
+  // The reporter's text to every rank: its length, then its characters.
+  unsigned long length = text.size();
+  MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG, reporter, MPI_COMM_WORLD);
+  text.resize(length);
+  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, reporter, MPI_COMM_WORLD);
   if (certain) {
     throw UsageError(text +
                      "; use smaller sizes, fewer plans or more nodes "
                      "(A2AFFT_SKIP_MEMORY_CHECK=1 tries anyway)");
   }
-  if (topology.rank() == 0) std::cerr << "a2afft: warning: " << text << "; running anyway\n";
+  if (ranks.rank == 0) std::cerr << "a2afft: warning: " << text << "; running anyway\n";
 }
 
 }  // namespace a2afft::cli

@@ -9,12 +9,9 @@
 #include <string_view>
 #include <vector>
 
-#include "run_order.hpp"
-#include "spec.hpp"
+#include <a2afft/topology.hpp>
 
-namespace a2afft {
-class Topology;
-}
+#include "run_order.hpp"
 
 namespace a2afft::cli {
 
@@ -38,7 +35,7 @@ struct MemoryEstimate {
 
 /// Scratch of a plan of `spec` on `ranks` ranks (largest node `largest_node`) with blocks of
 /// `block_bytes`: the registry's bound, for auto and every other backend.
-double exchange_scratch_bytes(const Spec& spec, int ranks, int largest_node,
+double exchange_scratch_bytes(const std::string& spec, int ranks, int largest_node,
                               std::size_t block_bytes);
 
 /// The peak memory of an FFT benchmark of `points` complex doubles: per a2afft plan five local
@@ -46,8 +43,8 @@ double exchange_scratch_bytes(const Spec& spec, int ranks, int largest_node,
 /// (`scratch_per_plan`, one entry per a2afft plan), FFTW-MPI's four; every plan at once when
 /// interleaved.
 /// Rank 0 also holds the gathered output and FFTW-MPI's reference for the checks.
-MemoryEstimate fft_memory_estimate(double points, const Topology& topology, Order order,
-                                   bool fftw_mpi, const std::vector<double>& scratch_per_plan);
+MemoryEstimate fft_memory_estimate(double points, const RankMap& ranks, Order order, bool fftw_mpi,
+                                   const std::vector<double>& scratch_per_plan);
 
 /// MemAvailable from the text of /proc/meminfo, in bytes.
 std::optional<double> parse_meminfo_available(std::string_view meminfo);
@@ -64,9 +61,8 @@ std::string format_bytes(double bytes);
 /// Throws UsageError on every rank when the busiest host (its ranks' per-rank need, plus rank
 /// 0's extra where rank 0 lives) certainly needs more than it has available; when only the
 /// bounds go beyond, rank 0 prints a warning and the run goes on. `what` names the request,
-/// e.g. `fft3d --size=4096x4096x4096 on a 1x2 grid`. Collective over the topology's
-/// communicator. A2AFFT_SKIP_MEMORY_CHECK=1 turns the check off.
-void check_memory_fits(const MemoryEstimate& estimate, const Topology& topology,
-                       std::string_view what);
+/// e.g. `fft3d --size=4096x4096x4096 on a 1x2 grid`. Collective over MPI_COMM_WORLD, whose
+/// ranks `ranks` maps. A2AFFT_SKIP_MEMORY_CHECK=1 turns the check off.
+void check_memory_fits(const MemoryEstimate& estimate, const RankMap& ranks, std::string_view what);
 
 }  // namespace a2afft::cli

@@ -5,9 +5,8 @@
 #include <cstddef>
 #include <limits>
 
-#include "error.hpp"
-#include "registry.hpp"
-#include "spec.hpp"
+#include <a2afft/backends.hpp>
+#include <a2afft/error.hpp>
 
 namespace a2afft::cli {
 namespace {
@@ -94,16 +93,13 @@ void check_buffer_fits(std::size_t block_bytes, int ranks, std::string_view opti
 std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>& values) {
   std::vector<ExchangeChoice> specs;
   for (const std::string& value : values) {
-    for (std::string& text : split_spec_list(value)) {
+    for (const std::string& text : split_specs(value)) {
       if (text == "all") {
-        for (const ExchangeInfo* info : registered_exchanges()) {
-          specs.push_back({Spec{std::string(info->name), {}}, true});
-        }
+        for (BackendInfo& backend : backends())
+          specs.push_back({std::move(backend.name), true});
         continue;
       }
-      Spec spec = parse_spec(text);
-      check_spec(spec);
-      specs.push_back({std::move(spec), false});
+      specs.push_back({canonical_spec(text), false});
     }
   }
   return specs;

@@ -7,8 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "spec.hpp"
-#include "topology/layout.hpp"
+#include <a2afft/layout.hpp>
 
 // Command-line parsing shared by the subcommands. Pure: no MPI, unit-tested.
 namespace a2afft::cli {
@@ -27,14 +26,14 @@ void check_buffer_fits(std::size_t block_bytes, int ranks, std::string_view opti
 /// One spec of an expanded `--exchange` list; `from_all` marks the ones `all` stood for, which
 /// a layout may skip (with a note) where a named one would be an error.
 struct ExchangeChoice {
-  Spec spec;
+  std::string spec;  // canonical
   bool from_all = false;
   bool operator==(const ExchangeChoice&) const = default;
 };
 
-/// The specs behind repeated `--exchange` values, each a comma list, parsed once here and passed
-/// on as Specs; `all` stands for every registered backend with its defaults. Names and keys are
-/// checked against the registry here, so a typo fails before anything runs.
+/// The specs behind repeated `--exchange` values, each a comma list, checked once here and passed
+/// on as canonical texts; `all` stands for every registered backend with its defaults. Names and
+/// keys are checked against the backends here, so a typo fails before anything runs.
 std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>& values);
 
 /// The layout flags every MPI subcommand takes; they win over the A2AFFT_* environment.

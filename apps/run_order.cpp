@@ -2,19 +2,19 @@
 
 #include <unistd.h>
 
-#include "error.hpp"
+#include <a2afft/error.hpp>
+
 #include "report/stats.hpp"
-#include "topology/topology.hpp"
 
 namespace a2afft::cli {
 
-Order choose_order(const std::string& text, double bytes_per_rank, const Topology& topology,
+Order choose_order(const std::string& text, double bytes_per_rank, const RankMap& ranks,
                    std::size_t plan_count) {
   if (text == "sequential") return Order::sequential;
   if (text != "interleaved" && text != "auto") {
     throw UsageError("--order=" + text + " is not valid; expected auto, interleaved or sequential");
   }
-  const auto ranks_per_node = static_cast<double>(topology.largest_node_size());
+  const auto ranks_per_node = static_cast<double>(ranks.largest_node_size());
   const double node_bytes = static_cast<double>(plan_count) * bytes_per_rank * ranks_per_node;
   const double memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));

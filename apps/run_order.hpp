@@ -6,11 +6,8 @@
 #include <cstddef>
 #include <string>
 
-#include "timing/trials.hpp"
-
-namespace a2afft {
-class Topology;
-}
+#include <a2afft/timing.hpp>
+#include <a2afft/topology.hpp>
 
 namespace a2afft::cli {
 
@@ -21,7 +18,7 @@ using Order = timing::TrialOrder;
 /// `auto` is interleaved when `plan_count` plans of `bytes_per_rank` each fit in half the
 /// node's memory, else sequential. Throws UsageError for other words, or for `interleaved`
 /// when it would not fit.
-Order choose_order(const std::string& text, double bytes_per_rank, const Topology& topology,
+Order choose_order(const std::string& text, double bytes_per_rank, const RankMap& ranks,
                    std::size_t plan_count);
 
 /// For the header line, e.g. `one plan after another`.

@@ -11,6 +11,8 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "registry.hpp"
+#include "timing/phase_stats.hpp"
+#include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft {
@@ -19,6 +21,7 @@ struct Exchange::Plan {
   std::unique_ptr<Topology> topology;  // declared first: outlives the plan built on it
   std::unique_ptr<ExchangePlan> plan;
   std::size_t block_bytes = 0;
+  PhaseTimer phases;  // attached to the plan by time_phases(true)
 };
 
 namespace {
@@ -70,9 +73,14 @@ Spec agreed_spec(std::string_view text, const Topology& topology) {
 
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec_text) {
+  return make_exchange(comm, block_bytes, spec_text, LayoutRequest::from_environment());
+}
+
+std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
+                                        std::string_view spec_text, const LayoutRequest& layout) {
   library::check_communicator(comm, "make_exchange");
   auto plan = std::make_unique<Exchange::Plan>();
-  plan->topology = std::make_unique<Topology>(comm, LayoutRequest::from_environment());
+  plan->topology = std::make_unique<Topology>(comm, layout);
   const Topology& topology = *plan->topology;
   check_block_bytes(block_bytes, topology.comm());
   const Spec spec = agreed_spec(spec_text, topology);
@@ -113,6 +121,18 @@ int Exchange::ranks() const noexcept {
 
 std::size_t Exchange::buffer_bytes() const noexcept {
   return plan_->block_bytes * static_cast<std::size_t>(ranks());
+}
+
+void Exchange::time_phases(bool on) {
+  plan_->plan->attach_timer(on ? &plan_->phases : nullptr);
+}
+
+std::map<std::string, double> Exchange::take_phase_seconds() {
+  std::map<std::string, double> seconds;
+  for (const auto& [name, stats] : reduce_phases(plan_->phases, plan_->topology->comm()))
+    seconds[name] = stats.max_seconds;
+  plan_->phases.clear();
+  return seconds;
 }
 
 }  // namespace a2afft

@@ -6,8 +6,7 @@
 #include <ctime>
 #include <set>
 
-#include "git_describe.hpp"
-#include "topology/topology.hpp"
+#include <a2afft/version.hpp>
 
 namespace a2afft::report {
 
@@ -18,10 +17,10 @@ std::string utc_now() {
   return text;
 }
 
-RunContext collect_context(const Topology& topology, std::string command) {
+RunContext collect_context(const RankMap& ranks, std::string command) {
   RunContext context;
   context.command = std::move(command);
-  context.a2afft = std::string(A2AFFT_VERSION) + " (git " + A2AFFT_GIT_DESCRIBE + ")";
+  context.a2afft = std::string(version()) + " (git " + git_describe() + ")";
   char library[MPI_MAX_LIBRARY_VERSION_STRING];
   int length = 0;
   MPI_Get_library_version(library, &length);
@@ -33,14 +32,12 @@ RunContext collect_context(const Topology& topology, std::string command) {
     context.mpi_library.pop_back();
   }
   context.date_utc = utc_now();
-  std::set<std::string> hosts;
-  for (int rank = 0; rank < topology.size(); ++rank)
-    hosts.insert(topology.host_of(rank));
+  const std::set<std::string> hosts(ranks.host_of_rank.begin(), ranks.host_of_rank.end());
   context.hosts.assign(hosts.begin(), hosts.end());
-  context.ranks = topology.size();
-  context.layout = topology.describe_layout();
-  context.numa = topology.numa_origin();
-  context.oversubscribed = topology.oversubscribed();
+  context.ranks = ranks.size();
+  context.layout = ranks.layout;
+  context.numa = ranks.numa_origin;
+  context.oversubscribed = ranks.oversubscribed;
   return context;
 }
 

@@ -6,9 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace a2afft {
-class Topology;
-}
+#include <a2afft/topology.hpp>
 
 namespace a2afft::report {
 
@@ -26,9 +24,9 @@ struct RunContext {
   bool oversubscribed = false;
 };
 
-/// Collective only in that every rank must have the same topology; it calls no MPI itself
+/// Collective only in that every rank must have the same rank map; it calls no MPI itself
 /// besides MPI_Get_library_version.
-RunContext collect_context(const Topology& topology, std::string command);
+RunContext collect_context(const RankMap& ranks, std::string command);
 
 /// The current time as 2026-11-21T17:16:54Z.
 std::string utc_now();

@@ -4,7 +4,7 @@
 #include <cstring>
 #include <filesystem>
 
-#include "error.hpp"
+#include <a2afft/error.hpp>
 
 namespace a2afft::report {
 namespace {

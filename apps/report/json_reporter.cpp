@@ -5,7 +5,7 @@
 #include <cstring>
 #include <fstream>
 
-#include "error.hpp"
+#include <a2afft/error.hpp>
 
 namespace a2afft::report {
 

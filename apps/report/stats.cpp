@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "mpi/comm.hpp"
-#include "timing/trials.hpp"
+#include <a2afft/error.hpp>
+#include <a2afft/timing.hpp>
 
 namespace a2afft::report {
 
@@ -15,9 +15,10 @@ Summary summarize(std::vector<double> values) {
 }
 
 void max_over_ranks(std::vector<double>& values, MPI_Comm comm) {
-  mpi::check(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
-                           MPI_MAX, comm),
-             "MPI_Allreduce(max over ranks)");
+  if (MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE,
+                    MPI_MAX, comm) != MPI_SUCCESS) {
+    throw MpiError("MPI_Allreduce(max over ranks) failed");
+  }
 }
 
 std::string format(const char* pattern, double value) {

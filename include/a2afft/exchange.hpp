@@ -3,12 +3,14 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include <a2afft/buffer.hpp>
 #include <a2afft/error.hpp>
+#include <a2afft/layout.hpp>
 
 namespace a2afft {
 
@@ -28,6 +30,13 @@ class Exchange;
 /// (with the reason).
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec = "auto");
+
+/// make_exchange() on the node layout `layout` asks for, taken as is (the A2AFFT_* variables
+/// are not read; pass LayoutRequest::from_environment().overridden_by(mine) to honour them).
+/// Lets a study run the node-aware backends on virtual nodes, as the a2afft command's
+/// --ranks-per-node does. Throws as above, and UsageError for a layout that does not fit.
+std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
+                                        std::string_view spec, const LayoutRequest& layout);
 
 /// A planned MPI_Alltoall on bytes, for one communicator and one block size: what a2afft's FFTs
 /// run for every global transpose, for codes that only want the all-to-all. Make one with
@@ -73,10 +82,19 @@ class Exchange {
   /// ranks() * block_bytes(): the size of each of run()'s buffers.
   std::size_t buffer_bytes() const noexcept;
 
+  /// For studies of where run() spends its time. While on, every run() adds the seconds of each
+  /// of its phases on this rank (named by the backend: pack, gather, intra, inter, scatter, ...)
+  /// to a tally; off, the default, costs nothing. Not collective.
+  void time_phases(bool on);
+  /// Collective: each phase's tally since the last call, max over the ranks (a rank that skipped
+  /// a phase counts 0 s); then zeroes the tally. Empty when no phase was timed.
+  std::map<std::string, double> take_phase_seconds();
+
  private:
   struct Plan;
   explicit Exchange(std::unique_ptr<Plan> plan);
-  friend std::unique_ptr<Exchange> make_exchange(MPI_Comm, std::size_t, std::string_view);
+  friend std::unique_ptr<Exchange> make_exchange(MPI_Comm, std::size_t, std::string_view,
+                                                 const LayoutRequest&);
 
   std::unique_ptr<Plan> plan_;
 };

@@ -37,22 +37,20 @@ TEST(Memory, estimates_add_bounds_only_when_asked_and_print_binary_units) {
 
 TEST(Memory, scratch_follows_each_backends_bound) {
   // 4 ranks, nodes of 2, 1 KiB blocks: one rank's buffer is 4 KiB.
-  EXPECT_EQ(exchange_scratch_bytes(parse_spec("pairwise"), 4, 2, 1024), 0.0);
-  EXPECT_EQ(exchange_scratch_bytes(parse_spec("tra:radix=2"), 4, 2, 1024), 3 * 4096.0);
-  EXPECT_EQ(exchange_scratch_bytes(parse_spec("node-aware"), 4, 2, 1024), (2 + 5 * 2) * 4096.0);
-  EXPECT_EQ(exchange_scratch_bytes(parse_spec("tra"), 1, 1, 1024), 0.0);  // no plan on one rank
+  EXPECT_EQ(exchange_scratch_bytes("pairwise", 4, 2, 1024), 0.0);
+  EXPECT_EQ(exchange_scratch_bytes("tra:radix=2", 4, 2, 1024), 3 * 4096.0);
+  EXPECT_EQ(exchange_scratch_bytes("node-aware", 4, 2, 1024), (2 + 5 * 2) * 4096.0);
+  EXPECT_EQ(exchange_scratch_bytes("tra", 1, 1, 1024), 0.0);  // no plan on one rank
   // Every row: its own rank and node buffers times one rank's 8 blocks of 64 B, so twice the
   // blocks need twice the scratch and bigger nodes never need less.
   for (const ExchangeInfo* info : registered_exchanges()) {
     const double rank_bytes = 8 * 64.0;
-    const double bytes = exchange_scratch_bytes(Spec{std::string(info->name), {}}, 8, 4, 64);
+    const double bytes = exchange_scratch_bytes(std::string(info->name), 8, 4, 64);
     EXPECT_TRUE(std::isfinite(bytes)) << info->name;
     EXPECT_EQ(bytes, (info->scratch.rank_buffers + 4 * info->scratch.node_buffers) * rank_bytes)
         << info->name;
-    EXPECT_EQ(exchange_scratch_bytes(Spec{std::string(info->name), {}}, 8, 4, 128), 2 * bytes)
-        << info->name;
-    EXPECT_LE(exchange_scratch_bytes(Spec{std::string(info->name), {}}, 8, 2, 64), bytes)
-        << info->name;
+    EXPECT_EQ(exchange_scratch_bytes(std::string(info->name), 8, 4, 128), 2 * bytes) << info->name;
+    EXPECT_LE(exchange_scratch_bytes(std::string(info->name), 8, 2, 64), bytes) << info->name;
   }
 }
 

@@ -1,4 +1,4 @@
-#include "timing/trials.hpp"
+#include <a2afft/timing.hpp>
 
 #include <gtest/gtest.h>
 

@@ -29,11 +29,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include <a2afft/timing.hpp>
+
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
-#include "timing/trials.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::algorithms {

@@ -3,33 +3,18 @@
 #include <cstddef>
 #include <string>
 
+#include <a2afft/model.hpp>
+
 // The alpha-beta (Hockney) model of the exchanges: a message of m bytes costs alpha + m*beta,
 // with separate costs inside a node and between nodes. Ranks are numbered node by node, Q per
 // node. A round costs what its slowest message costs, so a round in which any rank talks to
 // another node is charged at the inter-node rate. Pure math, no MPI.
 namespace a2afft::schedule {
 
-struct LinkCost {
-  double alpha_seconds;
-  double beta_seconds_per_byte;
-};
-
-struct ModelInputs {
-  long ranks;
-  long ranks_per_node;
-  std::size_t block_bytes;
-  LinkCost intra;
-  LinkCost inter;
-};
-
-struct ModelResult {
-  std::string algorithm;  // as describe() would print it
-  long rounds = 0;        // K
-  long blocks = 0;        // D, blocks sent per rank
-  double bytes_per_rank = 0;
-  long inter_node_messages_per_node = 0;
-  double seconds = 0;
-};
+// The inputs and results are the public ones (a2afft/model.hpp), which forwards here.
+using model::LinkCost;
+using model::ModelInputs;
+using model::ModelResult;
 
 /// tra with `radix`; radix P gives the direct schedule's counts.
 ModelResult model_tra(const ModelInputs& inputs, long radix);

@@ -1,0 +1,76 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include <a2afft/layout.hpp>
+
+// The cost model of the exchanges, for studies without a machine (what `a2afft model` prints):
+// rounds K, blocks D, bytes and the alpha-beta (Hockney) time of the algorithms for any rank
+// count, and the factor schedules' load on each node's network port. Pure math, no MPI.
+namespace a2afft::model {
+
+/// A message of m bytes costs alpha + m * beta.
+struct LinkCost {
+  double alpha_seconds;
+  double beta_seconds_per_byte;
+};
+
+/// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
+/// node, blocks of `block_bytes`, one LinkCost inside a node and one between nodes. A round
+/// costs what its slowest message costs.
+struct ModelInputs {
+  long ranks;
+  long ranks_per_node;
+  std::size_t block_bytes;
+  LinkCost intra;
+  LinkCost inter;
+};
+
+/// What one algorithm costs on ModelInputs.
+struct ModelResult {
+  /// As Exchange::describe() would print it.
+  std::string algorithm;
+  /// K: rounds of messages.
+  long rounds = 0;
+  /// D: blocks each rank sends, forwarded ones included.
+  long blocks = 0;
+  double bytes_per_rank = 0;
+  long inter_node_messages_per_node = 0;
+  /// The predicted time of one exchange.
+  double seconds = 0;
+};
+
+/// tra with `radix`; radix P gives the direct schedule's counts.
+ModelResult tra_cost(const ModelInputs& inputs, long radix);
+/// tra2 with radices r1 (among a node's ranks) and r2 (among the nodes).
+ModelResult tra2_cost(const ModelInputs& inputs, long intra_radix, long inter_radix);
+/// The direct algorithms (pairwise, nonblocking, factor), named `algorithm` in the result: P-1
+/// rounds of one block each.
+ModelResult direct_cost(const ModelInputs& inputs, const std::string& algorithm);
+/// tra's default radix ceil(sqrt(ranks)), at least 2: the knee of the K and D curves.
+long default_radix(long ranks);
+
+/// How a factor schedule loads the network ports of nodes (ranks numbered node by node): its
+/// steps, the steps in which a node has a rank talking off-node (fewest and most over nodes),
+/// and the most of a node's ranks talking off-node in one step.
+struct FactorNodeLoad {
+  long steps = 0;
+  long fewest_inter_node_steps = 0;
+  long most_inter_node_steps = 0;
+  long most_off_node_at_once = 0;
+};
+
+/// Rounds of the flat factor schedule on `ranks` ranks.
+int factor_rounds(int ranks);
+/// The flat factor schedule's load on nodes of `node_sizes` ranks, counted round by round
+/// (P^2 work: keep P to some thousands).
+FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes);
+/// factor-hier's (ClusteredAllToAll) load by its closed forms: one rank per node talks at a time.
+FactorNodeLoad clustered_node_load(const std::vector<int>& node_sizes);
+
+/// Parses node sizes such as `3,1,2`; throws UsageError quoting the setting.
+std::vector<int> parse_node_sizes(const LayoutSetting& setting);
+
+}  // namespace a2afft::model
