@@ -230,7 +230,9 @@ TEST(Fft3d, ranks_with_empty_boxes_take_part) {
   fft.forward(data, data);
   fft.backward(data, data);
   EXPECT_EQ(sum_over(one.empty() ? 0 : 1), 1);
-  if (!one.empty()) EXPECT_EQ(one[0], Complex(2, 0));
+  if (!one.empty()) {
+    EXPECT_EQ(one[0], Complex(2, 0));
+  }
 }
 
 // What constructing or calling threw on this rank ("" when nothing), and whether every rank threw.
@@ -342,7 +344,9 @@ TEST(Fft3d, says_its_workspace_and_the_last_transforms_times) {
   fft.forward(data.data(), data.data());
   const a2afft::FftTimes times = fft.last_times();
   EXPECT_GT(max_over(times.compute_seconds), 0.0);
-  if (size_of() > 1) EXPECT_GT(max_over(times.transpose_seconds), 0.0);
+  if (size_of() > 1) {
+    EXPECT_GT(max_over(times.transpose_seconds), 0.0);
+  }
   EXPECT_LT(max_over(times.compute_seconds + times.transpose_seconds), 10.0);
 }
 
@@ -421,7 +425,9 @@ TEST(Fft1d, natural_and_scrambled_match_serial_fftw_in_place_and_out_of_place) {
       EXPECT_EQ(fft.n1() * fft.n2(), n);
       EXPECT_EQ(fft.local_elements(), n / p);
       EXPECT_EQ(fft.input_offset(), std::size_t(rank_in()) * (n / p));
-      if (options.exchange != "auto") EXPECT_TRUE(same_on_every_rank(fft.describe()));
+      if (options.exchange != "auto") {
+        EXPECT_TRUE(same_on_every_rank(fft.describe()));
+      }
       const auto [forward_factor, backward_factor] = factors(scaling, double(n));
       for (const bool in_place : {false, true}) {
         std::vector<Complex> x(fft.local_elements()), a(x.size()), b(x.size());
