@@ -10,20 +10,18 @@
 #include <memory>
 
 #include <a2afft/error.hpp>
+#include <a2afft/fft1d.hpp>
+#include <a2afft/fft_tools.hpp>
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"
 #include "fftw_mpi_reference.hpp"
 #include "options.hpp"
 #include "report/stats.hpp"
-#include "six_step1d.hpp"
-#include "spec.hpp"
-#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 namespace {
 
-using fft::Complex;
 using report::format;
 
 // HPCC's pass test: maxErr / ln(N) / eps < 16, with eps = 2^-53 (HPL_dlamch's relative machine
@@ -31,7 +29,7 @@ using report::format;
 constexpr double kHpccEpsilon = 0x1p-53;
 constexpr double kHpccThreshold = 16;
 
-struct Fft1dOptions {
+struct Fft1dCommandOptions {
   std::string length;
   std::size_t n1 = 0;
   std::vector<std::string> exchanges{"all"};
@@ -88,8 +86,8 @@ void print_hpcc_lines(const std::vector<FftRow>& rows, std::size_t n, int ranks)
             << "MPIFFT_Passed=" << (value < kHpccThreshold ? 1 : 0) << '\n';
 }
 
-int run_fft1d(const Fft1dOptions& options) {
-  const fft::Rigor rigor = fft::parse_rigor(options.run.rigor);
+int run_fft1d(const Fft1dCommandOptions& options) {
+  const Rigor rigor = parse_rigor(options.run.rigor);
   if (options.output != "natural" && options.output != "scrambled") {
     throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
   }
@@ -97,26 +95,26 @@ int run_fft1d(const Fft1dOptions& options) {
   const Engines engines = parse_engines(options.run.engines);
   const auto choices = cli::expand_exchange_specs(options.exchanges);
   const LayoutRequest layout = options.layout.request();
-  const Topology topology(MPI_COMM_WORLD, layout);
   const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
-  const std::size_t n = !options.length.empty() ? fft::parse_length(options.length)
+  const std::size_t n = !options.length.empty() ? parse_length(options.length)
                         : options.hpcc          ? hpcc_length(options.memory_fraction, ranks)
                                                 : std::size_t{1} << 20;
-  // N1, N2, local length and blocks, as the plans will have them (throws if N cannot split).
-  const fft::SixStepGeometry geometry(n, topology.size(), options.n1, scrambled);
-  cli::check_buffer_fits(geometry.local_length() * sizeof(Complex), 1, "--n");
+  // N1 and N2 as the plans will have them (throws if N cannot split); N/P elements per rank.
+  const std::array<std::size_t, 2> split = Fft1d::split(n, ranks.size(), options.n1);
+  const std::size_t local_length = n / static_cast<std::size_t>(ranks.size());
+  cli::check_buffer_fits(local_length * sizeof(Complex), 1, "--n");
 
   const double bytes_per_rank =
-      5.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(geometry.local_length());
+      5.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(local_length);
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
   {
-    const int largest_node = topology.largest_node_size();
+    const int largest_node = ranks.largest_node_size();
     std::vector<double> scratch_per_plan;
     if (engines.ours) {
       for (const cli::ExchangeChoice& choice : choices) {
         scratch_per_plan.push_back(cli::exchange_scratch_bytes(
-            choice.spec, topology.size(), largest_node, geometry.block_bytes()));
+            choice.spec, ranks.size(), largest_node, Fft1d::exchange_block_bytes(n, ranks.size())));
       }
     }
     cli::check_memory_fits(cli::fft_memory_estimate(static_cast<double>(n), ranks, order,
@@ -126,37 +124,40 @@ int run_fft1d(const Fft1dOptions& options) {
 
   const report::RunContext context = report::collect_context(ranks, "a2afft fft1d");
   const std::string settings =
-      "N " + std::to_string(n) + " = " + std::to_string(geometry.split().n1) + " x " +
-      std::to_string(geometry.split().n2) + ", " + options.output +
-      " output (fftw-mpi: natural), c2c double, " + std::string(fft::to_string(rigor)) + ", " +
+      "N " + std::to_string(n) + " = " + std::to_string(split[0]) + " x " +
+      std::to_string(split[1]) + ", " + options.output +
+      " output (fftw-mpi: natural), c2c double, " + options.run.rigor + ", " +
       std::to_string(options.run.iterations) + " timed runs after " +
       std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order) +
       (options.hpcc ? options.length.empty() ? ", HPCC mode (N from --memory-fraction " +
                                                    format("%g", options.memory_fraction) + ")"
                                              : ", HPCC mode"
                     : "");
-  report::Reporters reporters = start_fft_run(options.run, topology, context, settings, "exchange");
+  report::Reporters reporters =
+      start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
-    makers.push_back({"fftw-mpi", [&] {
-                        return make_candidate("fftw-mpi", std::make_unique<fft::FftwMpi1d>(
-                                                              topology.comm(), n, rigor));
-                      }});
+    makers.push_back(
+        {"fftw-mpi", [&] { return std::make_unique<FftwMpi1d>(MPI_COMM_WORLD, n, rigor); }});
   }
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {
-      const fft::SixStep1dOptions plan{parse_spec(choice.spec), geometry.split().n1, rigor,
-                                       scrambled};
+      a2afft::Fft1dOptions plan;
+      plan.exchange = choice.spec;
+      plan.n1 = split[0];
+      plan.rigor = rigor;
+      plan.output = scrambled ? Fft1dOutput::scrambled : Fft1dOutput::natural;
+      plan.layout = layout;
       makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [&, plan] {
-        return make_candidate("a2afft", std::make_unique<fft::SixStep1d>(topology, n, plan));
+        return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan);
       }));
     }
   }
   const std::vector<FftRow> rows =
-      run_fft_benchmark(options.run, topology, {1, 1, n}, order, makers);
-  int status = report_fft_results(options.run, topology, reporters, rows);
+      run_fft_benchmark(options.run, MPI_COMM_WORLD, {1, 1, n}, order, makers);
+  int status = report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
   if (options.hpcc && !rows.empty()) {
-    if (is_printing_rank()) print_hpcc_lines(rows, n, topology.size());
+    if (is_printing_rank()) print_hpcc_lines(rows, n, ranks.size());
     const double scale = std::log(static_cast<double>(n)) * kHpccEpsilon;
     for (const FftRow& row : rows) {
       if (!(row.round_trip_absolute_error / scale < kHpccThreshold)) status = 1;
@@ -170,7 +171,7 @@ int run_fft1d(const Fft1dOptions& options) {
 Runner add_fft1d(CLI::App& app) {
   auto* command = app.add_subcommand(
       "fft1d", "Time 1D c2c FFTs: the a2afft six-step FFT with each exchange, next to FFTW-MPI");
-  auto options = std::make_shared<Fft1dOptions>();
+  auto options = std::make_shared<Fft1dCommandOptions>();
   command->add_option("--n", options->length,
                       "Length N: 1048576, 2^20 or a product like 2^4*3^2*5; P^2 must divide it "
                       "(default 2^20, or with --hpcc from --memory-fraction)");

@@ -8,21 +8,18 @@
 #include <memory>
 
 #include <a2afft/error.hpp>
+#include <a2afft/fft3d.hpp>
+#include <a2afft/fft_tools.hpp>
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"
 #include "fftw_mpi_reference.hpp"
 #include "options.hpp"
-#include "pencil3d.hpp"
-#include "spec.hpp"
-#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 namespace {
 
-using fft::Complex;
-
-struct Fft3dOptions {
+struct Fft3dCommandOptions {
   std::string size = "64";
   std::string grid;
   std::vector<std::string> exchanges{"all"};
@@ -33,9 +30,9 @@ struct Fft3dOptions {
   cli::LayoutFlags layout;
 };
 
-int run_fft3d(const Fft3dOptions& options) {
-  const fft::Shape3 shape = fft::parse_shape(options.size);
-  const fft::Rigor rigor = fft::parse_rigor(options.run.rigor);
+int run_fft3d(const Fft3dCommandOptions& options) {
+  const std::array<std::size_t, 3> shape = parse_shape(options.size);
+  const Rigor rigor = parse_rigor(options.run.rigor);
   if (options.output != "transposed" && options.output != "natural") {
     throw UsageError("--output=" + options.output +
                      " is not valid; expected transposed or natural");
@@ -59,76 +56,75 @@ int run_fft3d(const Fft3dOptions& options) {
     }
   }
   const LayoutRequest layout = options.layout.request();
-  const Topology topology(MPI_COMM_WORLD, layout);
   const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
-  const fft::ProcGrid grid = options.grid.empty() ? fft::near_square_grid(topology.size())
-                                                  : fft::parse_grid(options.grid, topology.size());
-  // This rank's boxes and blocks, as the plans will have them.
-  const fft::PencilGeometry geometry(
-      shape, grid, topology.rank(),
-      natural ? fft::PencilOutput::natural : fft::PencilOutput::transposed);
+  const std::array<int, 2> grid = options.grid.empty() ? Fft3d::default_grid(ranks.size())
+                                                       : parse_grid(options.grid, ranks.size());
+  const std::string grid_text = std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
+  const Fft3dOutput output = natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
+  // The exchanges' blocks, as the plans will have them.
+  const std::array<std::size_t, 2> blocks = Fft3d::exchange_block_bytes(shape, grid, output);
   cli::check_buffer_fits(shape[0] * shape[1] * sizeof(Complex), static_cast<int>(shape[2]),
                          "--size");
 
   // Each plan holds about five local arrays (input, data, work, send, receive) on every rank.
   const double bytes_per_rank = 5.0 * static_cast<double>(sizeof(Complex)) *
-                                static_cast<double>(shape[0] * shape[1] * shape[2]) /
-                                topology.size();
+                                static_cast<double>(shape[0] * shape[1] * shape[2]) / ranks.size();
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
   {
     // Each transpose's exchange has one block per rank of its row (p1) or column (p0), padded
     // to the largest part as the plan pads it.
     const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
-    const int largest_node = topology.largest_node_size();
+    const int largest_node = ranks.largest_node_size();
     const auto scratch = [&](const std::string& spec, int parts, std::size_t block_bytes) {
       return cli::exchange_scratch_bytes(spec, parts, std::min(largest_node, parts), block_bytes);
     };
     std::vector<double> scratch_per_plan;
     if (engines.ours) {
       for (const auto& [row_choice, column_choice] : choices) {
-        scratch_per_plan.push_back(
-            scratch(row_choice.spec, grid.columns, geometry.row_block_bytes()) +
-            scratch(column_choice.spec, grid.rows, geometry.column_block_bytes()));
+        scratch_per_plan.push_back(scratch(row_choice.spec, grid[1], blocks[0]) +
+                                   scratch(column_choice.spec, grid[0], blocks[1]));
       }
     }
     cli::check_memory_fits(
         cli::fft_memory_estimate(points, ranks, order, engines.fftw_mpi, scratch_per_plan), ranks,
-        "fft3d --size=" + fft::shape_to_string(shape) + " on a " + grid.to_string() + " grid");
+        "fft3d --size=" + shape_to_string(shape) + " on a " + grid_text + " grid");
   }
 
   const report::RunContext context = report::collect_context(ranks, "a2afft fft3d");
-  const std::string settings =
-      "size " + fft::shape_to_string(shape) + ", grid " + grid.to_string() + ", " + options.output +
-      " output, c2c double, " + std::string(fft::to_string(rigor)) + ", " +
-      std::to_string(options.run.iterations) + " timed runs after " +
-      std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order);
+  const std::string settings = "size " + shape_to_string(shape) + ", grid " + grid_text + ", " +
+                               options.output + " output, c2c double, " + options.run.rigor + ", " +
+                               std::to_string(options.run.iterations) + " timed runs after " +
+                               std::to_string(options.run.warmup) + " warm-up runs, " +
+                               to_string(order);
   report::Reporters reporters =
-      start_fft_run(options.run, topology, context, settings, "exchange (row, column)");
+      start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange (row, column)");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
     makers.push_back({"fftw-mpi", [&] {
-                        return make_candidate(
-                            "fftw-mpi", std::make_unique<fft::FftwMpi3d>(topology.comm(), shape,
-                                                                         rigor, !natural));
+                        return std::make_unique<FftwMpi3d>(MPI_COMM_WORLD, shape, rigor, !natural);
                       }});
   }
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
-      const fft::Pencil3dOptions pencil{parse_spec(row_choice.spec), parse_spec(column_choice.spec),
-                                        rigor, natural};
+      a2afft::Fft3dOptions plan;
+      plan.grid = grid;
+      plan.row_exchange = row_choice.spec;
+      plan.column_exchange = column_choice.spec;
+      plan.rigor = rigor;
+      plan.output = output;
+      plan.layout = layout;
       const std::string spec = row_choice.spec == column_choice.spec
                                    ? row_choice.spec
                                    : "row=" + row_choice.spec + ",column=" + column_choice.spec;
-      makers.push_back(
-          skipping_refusal_if(row_choice.from_all && column_choice.from_all, spec, [&, pencil] {
-            return make_candidate("a2afft",
-                                  std::make_unique<fft::Pencil3d>(topology, shape, grid, pencil));
-          }));
+      makers.push_back(skipping_refusal_if(
+          row_choice.from_all && column_choice.from_all, spec,
+          [&, plan] { return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan); }));
     }
   }
-  const std::vector<FftRow> rows = run_fft_benchmark(options.run, topology, shape, order, makers);
-  return report_fft_results(options.run, topology, reporters, rows);
+  const std::vector<FftRow> rows =
+      run_fft_benchmark(options.run, MPI_COMM_WORLD, shape, order, makers);
+  return report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
 }
 
 }  // namespace
@@ -136,7 +132,7 @@ int run_fft3d(const Fft3dOptions& options) {
 Runner add_fft3d(CLI::App& app) {
   auto* command = app.add_subcommand(
       "fft3d", "Time 3D c2c FFTs: a2afft pencils with each exchange, next to FFTW-MPI");
-  auto options = std::make_shared<Fft3dOptions>();
+  auto options = std::make_shared<Fft3dCommandOptions>();
   command->add_option("--size", options->size, "n (a cube) or n0xn1xn2")->capture_default_str();
   command->add_option(
       "--grid", options->grid,

@@ -23,17 +23,16 @@
 #include <thread>
 
 #include <a2afft/error.hpp>
+#include <a2afft/fft_tools.hpp>
 #include <a2afft/topology.hpp>
 
 #include "commands.hpp"
 #include "deck.hpp"
-#include "geometry.hpp"
 #include "options.hpp"
 #include "report/context.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
 #include "report/stats.hpp"
-#include "six_step_geometry.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -78,11 +77,11 @@ void check_values(const deck::Invocation& invocation, int ranks) {
     } else if (flag == "--sizes") {
       cli::parse_block_sizes(value, "sizes");
     } else if (flag == "--size") {
-      fft::parse_shape(value);
+      parse_shape(value);
     } else if (flag == "--grid") {
-      fft::parse_grid(value, ranks);
+      parse_grid(value, ranks);
     } else if (flag == "--n") {
-      fft::parse_length(value, "lengths");
+      parse_length(value, "lengths");
     }
   }
 }

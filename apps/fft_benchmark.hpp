@@ -5,6 +5,9 @@
 // total, transpose and compute time (median, min, max over runs of the max over ranks),
 // GFlop/s and the errors, handed to the reporters.
 
+#include <mpi.h>
+
+#include <array>
 #include <string>
 #include <vector>
 
@@ -13,7 +16,6 @@
 #include "memory_check.hpp"
 #include "report/reporter.hpp"
 #include "run_order.hpp"
-#include "topology/topology.hpp"
 
 namespace a2afft::commands {
 
@@ -22,20 +24,20 @@ using report::FftRow;
 /// The run's reporters (the console on rank 0, and --json and --csv); prints the header
 /// (context, then `settings`) and reads --wisdom if given. `exchange_header` names the table's
 /// exchange column.
-report::Reporters start_fft_run(const FftRunOptions& options, const Topology& topology,
+report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
                                 const report::RunContext& context, const std::string& settings,
                                 const std::string& exchange_header);
 
 /// Makes every distinct candidate, times each over `global` (the input is the reproducible test
 /// signal of that array) in `order`, then checks each: the round trip, and the output against
 /// the first fftw-mpi candidate's. Collective.
-std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, const Topology& topology,
-                                      const fft::Shape3& global, Order order,
+std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm comm,
+                                      const std::array<std::size_t, 3>& global, Order order,
                                       const std::vector<CandidateMaker>& makers);
 
 /// Writes wisdom (when asked), then hands the rows to the reporters and on rank 0 prints a FAIL
 /// line when a check failed. Returns the exit code: 0 when every row passed, else 1.
-int report_fft_results(const FftRunOptions& options, const Topology& topology,
-                       report::Reporters& reporters, const std::vector<FftRow>& rows);
+int report_fft_results(const FftRunOptions& options, MPI_Comm comm, report::Reporters& reporters,
+                       const std::vector<FftRow>& rows);
 
 }  // namespace a2afft::commands

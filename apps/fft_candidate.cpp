@@ -4,10 +4,46 @@
 #include <iostream>
 
 #include <a2afft/error.hpp>
+#include <a2afft/fft_tools.hpp>
 
 #include "commands.hpp"
 
 namespace a2afft::commands {
+
+Fft3dCandidate::Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
+                               const Fft3dOptions& options)
+    : FftCandidate("a2afft"),
+      comm_(comm),
+      fft_(comm, shape, options),
+      data_(fft_.in_place_elements()) {}
+
+std::vector<Complex> Fft3dCandidate::gather_output() const {
+  return gather_global(data_.data(), fft_.output_box(), fft_.shape(), comm_);
+}
+
+Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
+    : FftCandidate("a2afft"), comm_(comm), fft_(comm, n, options), data_(fft_.local_elements()) {}
+
+Box3 Fft1dCandidate::input_box() const {
+  return {{0, 0, fft_.input_offset()}, {1, 1, fft_.local_elements()}};
+}
+
+std::vector<Complex> Fft1dCandidate::gather_output() const {
+  // The output as each rank holds it, gathered by rank, with the index of every element beside
+  // it (exact as a double below 2^53), then put in natural order on rank 0.
+  const std::array<std::size_t, 3> whole{1, 1, fft_.length()};
+  std::vector<Complex> indices(data_.size());
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    indices[i] = static_cast<double>(fft_.output_index(i));
+  }
+  const std::vector<Complex> values = gather_global(data_.data(), input_box(), whole, comm_);
+  const std::vector<Complex> where = gather_global(indices.data(), input_box(), whole, comm_);
+  std::vector<Complex> natural(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    natural[static_cast<std::size_t>(where[i].real())] = values[i];
+  }
+  return natural;
+}
 
 CandidateMaker skipping_refusal_if(bool from_all, std::string spec, MakeCandidate make) {
   auto skipping = [from_all, make = std::move(make)]() -> std::unique_ptr<FftCandidate> {

@@ -4,58 +4,78 @@
 // from a maker that may refuse (a backend `all` named that cannot run here) or may turn out to
 // build the same plan as an earlier one (then it is not run twice).
 
+#include <mpi.h>
+
 #include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "fftw_plan.hpp"
-#include "geometry.hpp"
-#include "timing/phase_timer.hpp"
+#include <a2afft/fft1d.hpp>
+#include <a2afft/fft3d.hpp>
 
 namespace a2afft::commands {
 
-/// What the benchmark needs of a plan (Pencil3d, SixStep1d, FftwMpi3d, FftwMpi1d), so every
-/// engine is timed in one loop.
+/// What the benchmark needs of a plan (a2afft's Fft3d and Fft1d, FFTW-MPI's), so every engine is
+/// timed in one loop. Each transforms an array of its own in place.
 class FftCandidate {
  public:
   explicit FftCandidate(std::string engine) : engine_(std::move(engine)) {}
   virtual ~FftCandidate() = default;
   const std::string& engine() const { return engine_; }
   virtual std::string describe() const = 0;
-  virtual fft::Box3 input_box() const = 0;
-  virtual fft::Complex* data() = 0;
+  /// This rank's part of the input, row-major: where data() starts each run.
+  virtual Box3 input_box() const = 0;
+  virtual Complex* data() = 0;
   virtual void forward() = 0;
   virtual void backward() = 0;
-  virtual std::vector<fft::Complex> gather_output() const = 0;
-  virtual void attach_timer(PhaseTimer* timer) = 0;
+  /// The whole forward output of data() in natural order on rank 0 (empty elsewhere);
+  /// collective, untimed.
+  virtual std::vector<Complex> gather_output() const = 0;
+  /// The split of the last forward() or backward() on this rank.
+  virtual FftTimes last_times() const = 0;
 
  private:
   std::string engine_;
 };
 
-template <typename Plan>
-class PlanCandidate final : public FftCandidate {
+/// a2afft's 3D FFT on an array of its own.
+class Fft3dCandidate final : public FftCandidate {
  public:
-  PlanCandidate(std::string engine, std::unique_ptr<Plan> plan)
-      : FftCandidate(std::move(engine)), plan_(std::move(plan)) {}
-  std::string describe() const override { return plan_->describe(); }
-  fft::Box3 input_box() const override { return plan_->input_box(); }
-  fft::Complex* data() override { return plan_->data(); }
-  void forward() override { plan_->forward(); }
-  void backward() override { plan_->backward(); }
-  std::vector<fft::Complex> gather_output() const override { return plan_->gather_output(); }
-  void attach_timer(PhaseTimer* timer) override { plan_->attach_timer(timer); }
+  Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
+                 const Fft3dOptions& options);
+  std::string describe() const override { return fft_.describe(); }
+  Box3 input_box() const override { return fft_.input_box(); }
+  Complex* data() override { return data_.data(); }
+  void forward() override { fft_.forward(data_.data(), data_.data()); }
+  void backward() override { fft_.backward(data_.data(), data_.data()); }
+  std::vector<Complex> gather_output() const override;
+  FftTimes last_times() const override { return fft_.last_times(); }
 
  private:
-  std::unique_ptr<Plan> plan_;
+  MPI_Comm comm_;
+  Fft3d fft_;
+  std::vector<Complex> data_;
 };
 
-template <typename Plan>
-std::unique_ptr<FftCandidate> make_candidate(std::string engine, std::unique_ptr<Plan> plan) {
-  return std::make_unique<PlanCandidate<Plan>>(std::move(engine), std::move(plan));
-}
+/// a2afft's 1D FFT on an array of its own.
+class Fft1dCandidate final : public FftCandidate {
+ public:
+  Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options);
+  std::string describe() const override { return fft_.describe(); }
+  Box3 input_box() const override;
+  Complex* data() override { return data_.data(); }
+  void forward() override { fft_.forward(data_.data(), data_.data()); }
+  void backward() override { fft_.backward(data_.data(), data_.data()); }
+  std::vector<Complex> gather_output() const override;
+  FftTimes last_times() const override { return fft_.last_times(); }
+
+ private:
+  MPI_Comm comm_;
+  Fft1d fft_;
+  std::vector<Complex> data_;
+};
 
 using MakeCandidate = std::function<std::unique_ptr<FftCandidate>()>;
 

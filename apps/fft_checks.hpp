@@ -21,8 +21,8 @@ struct FftErrors {
 /// Transforms `input` (`points` in all) forward, compares the gathered output with `reference`
 /// (FFTW-MPI's, on rank 0) when given and hands it to `gathered_output` when asked, then
 /// transforms back. Collective.
-FftErrors check_candidate(FftCandidate& plan, const std::vector<fft::Complex>& input, double points,
-                          const std::vector<fft::Complex>* reference,
-                          std::vector<fft::Complex>* gathered_output, MPI_Comm comm);
+FftErrors check_candidate(FftCandidate& plan, const std::vector<Complex>& input, double points,
+                          const std::vector<Complex>* reference,
+                          std::vector<Complex>* gathered_output, MPI_Comm comm);
 
 }  // namespace a2afft::commands

@@ -9,24 +9,22 @@
 #include <vector>
 
 #include "fft_candidate.hpp"
-#include "geometry.hpp"
-#include "timing/phase_timer.hpp"
 
 namespace a2afft::commands {
 
 /// One candidate, its input and the times of its timed runs on this rank, in seconds.
 struct FftTrial {
   std::unique_ptr<FftCandidate> plan;
-  std::vector<fft::Complex> input;  // the reproducible test signal of the global array
-  PhaseTimer timer;
+  std::vector<Complex> input;  // the reproducible test signal of the global array
   std::vector<double> total, transpose, compute, backward;
 };
 
-FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan, const fft::Shape3& global);
+FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan,
+                       const std::array<std::size_t, 3>& global);
 
 /// One run: copies the input in (untimed), then times forward() from a barrier over `comm` (with
 /// `backward`, then backward() apart). A `timed` run appends its seconds on this rank; transpose
-/// and compute come from the plan's phase timer (forward only, so 0 with `backward`). Collective.
+/// and compute are the plan's last_times() of forward (0 with `backward`). Collective.
 void run_trial_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm);
 
 }  // namespace a2afft::commands

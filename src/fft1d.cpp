@@ -11,6 +11,7 @@
 #include "fftw_plan.hpp"
 #include "registry.hpp"
 #include "six_step1d.hpp"
+#include "six_step_geometry.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
 
@@ -67,6 +68,15 @@ Fft1d::Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
 Fft1d::~Fft1d() = default;
 Fft1d::Fft1d(Fft1d&&) noexcept = default;
 Fft1d& Fft1d::operator=(Fft1d&&) noexcept = default;
+
+std::array<std::size_t, 2> Fft1d::split(std::size_t n, int ranks, std::size_t n1) {
+  const fft::SixStepSplit split = fft::choose_six_step_split(n, ranks, n1);
+  return {split.n1, split.n2};
+}
+
+std::size_t Fft1d::exchange_block_bytes(std::size_t n, int ranks) {
+  return fft::SixStepGeometry(n, ranks).block_bytes();
+}
 
 std::size_t Fft1d::length() const {
   return plan_->engine->length();

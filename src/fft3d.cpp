@@ -104,6 +104,21 @@ Fft3d::~Fft3d() = default;
 Fft3d::Fft3d(Fft3d&&) noexcept = default;
 Fft3d& Fft3d::operator=(Fft3d&&) noexcept = default;
 
+std::array<int, 2> Fft3d::default_grid(int ranks) {
+  const fft::ProcGrid grid = fft::near_square_grid(ranks);
+  return {grid.rows, grid.columns};
+}
+
+std::array<std::size_t, 2> Fft3d::exchange_block_bytes(const std::array<std::size_t, 3>& shape,
+                                                       const std::array<int, 2>& grid,
+                                                       Fft3dOutput output) {
+  // Every rank's blocks are padded to the same size, so rank 0's geometry tells.
+  const fft::PencilGeometry geometry(
+      shape, {grid[0], grid[1]}, 0,
+      output == Fft3dOutput::natural ? fft::PencilOutput::natural : fft::PencilOutput::transposed);
+  return {geometry.row_block_bytes(), geometry.column_block_bytes()};
+}
+
 std::array<std::size_t, 3> Fft3d::shape() const {
   return plan_->shape;
 }

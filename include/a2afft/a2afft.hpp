@@ -10,6 +10,7 @@
 #include <a2afft/fft.hpp>
 #include <a2afft/fft1d.hpp>
 #include <a2afft/fft3d.hpp>
+#include <a2afft/fft_tools.hpp>
 #include <a2afft/layout.hpp>
 #include <a2afft/model.hpp>
 #include <a2afft/timing.hpp>

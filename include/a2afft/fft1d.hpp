@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -59,6 +60,12 @@ class Fft1d {
   Fft1d& operator=(Fft1d&&) noexcept;
   Fft1d(const Fft1d&) = delete;
   Fft1d& operator=(const Fft1d&) = delete;
+
+  /// {N1, N2} a plan of length `n` on `ranks` ranks would use (`n1` = 0 chooses); throws
+  /// UsageError, naming N, P and valid alternatives, where the constructor would. Pure.
+  static std::array<std::size_t, 2> split(std::size_t n, int ranks, std::size_t n1 = 0);
+  /// The block bytes of the exchange of a plan of length `n` on `ranks` ranks: N/P^2 elements.
+  static std::size_t exchange_block_bytes(std::size_t n, int ranks);
 
   /// N, and its factors N1 x N2.
   std::size_t length() const;

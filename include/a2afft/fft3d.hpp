@@ -82,6 +82,15 @@ class Fft3d {
   Fft3d(const Fft3d&) = delete;
   Fft3d& operator=(const Fft3d&) = delete;
 
+  /// The grid {0, 0} chooses on `ranks` ranks: the most square p0 x p1 with p0 >= p1. Pure.
+  static std::array<int, 2> default_grid(int ranks);
+  /// The block bytes of the row transpose's exchange (among p1 ranks) and of the column's
+  /// (among p0), as a plan of `shape` on `grid` with `output` has them: uneven splits are padded
+  /// to the largest part. For estimating memory before planning; pure.
+  static std::array<std::size_t, 2> exchange_block_bytes(const std::array<std::size_t, 3>& shape,
+                                                         const std::array<int, 2>& grid,
+                                                         Fft3dOutput output);
+
   /// {n0, n1, n2}, the global shape.
   std::array<std::size_t, 3> shape() const;
   /// {p0, p1}, the grid in use.

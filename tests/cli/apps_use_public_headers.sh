@@ -2,21 +2,15 @@
 # Issue 19: the a2afft command is built on the public API alone. Every `#include "..."` in apps/
 # must name a file in apps/, and every `#include <a2afft/...>` a public header; a quoted or
 # angled include that names a project header elsewhere (transpose/, fft/, src/, the generated
-# headers) fails the test, naming the file and line. Files listed in PENDING may still include
-# internals: they are the fft commands, which move onto Fft3d/Fft1d next; shrink the list, never
-# grow it.
+# headers) fails the test, naming the file and line.
 # Usage: apps_use_public_headers.sh SOURCE_DIR
 set -u
 source_dir=$1
 cd "$source_dir" || exit 2
-PENDING=" apps/command_fft1d.cpp apps/command_fft3d.cpp apps/command_run.cpp apps/fft_benchmark.cpp
- apps/fft_benchmark.hpp apps/fft_candidate.hpp apps/fft_checks.cpp apps/fft_timing.cpp
- apps/fft_timing.hpp "
 internal_dirs=(transpose fft src)
 failures=0
 checked=0
 while IFS= read -r file; do
-  case " ${PENDING//$'\n'/ } " in *" $file "*) continue ;; esac
   dir=$(dirname "$file")
   while IFS=: read -r line text; do
     checked=$((checked + 1))

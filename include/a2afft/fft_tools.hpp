@@ -1,0 +1,61 @@
+#pragma once
+
+// What programs around the FFTs need beside the plans: sizes parsed as users write them, FFTW
+// wisdom shared by all ranks, and the tools to check a distributed result (a reproducible
+// input, the whole array gathered on rank 0, a relative error). The a2afft command's benchmarks
+// are built on them.
+
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <a2afft/error.hpp>
+#include <a2afft/fft.hpp>
+
+namespace a2afft {
+
+/// `128` (a cube) or `64x96x80`; throws UsageError naming the text for zero, garbled or
+/// overflowing sizes.
+std::array<std::size_t, 3> parse_shape(std::string_view text);
+/// `2x3` as {p0, p1}; throws UsageError unless both are whole numbers >= 1 whose product is
+/// `ranks` (the message suggests Fft3d::default_grid(ranks)).
+std::array<int, 2> parse_grid(std::string_view text, int ranks);
+/// A 1D length: `1048576`, `2^20` or a product such as `2^4*3^2*5`; throws UsageError naming
+/// `option` for zero, garbled or overflowing (> 2^40) lengths.
+std::size_t parse_length(std::string_view text, std::string_view option = "--n");
+/// `estimate`, `measure` or `patient`; throws UsageError listing them.
+Rigor parse_rigor(std::string_view text);
+/// `64x96x80`.
+std::string shape_to_string(const std::array<std::size_t, 3>& shape);
+
+/// FFTW wisdom for every plan made afterwards in this process (a2afft's and FFTW-MPI's alike):
+/// rank 0 reads `path`, if it exists, and broadcasts it. Collective over `comm`. Throws
+/// UsageError if the file exists but is not wisdom. (Fft3dOptions::wisdom_file does this and
+/// export_fftw_wisdom for one plan.)
+void import_fftw_wisdom(const std::string& path, MPI_Comm comm);
+/// Gathers every rank's wisdom and rank 0 writes it to `path`. Collective; throws UsageError
+/// if the file cannot be written.
+void export_fftw_wisdom(const std::string& path, MPI_Comm comm);
+
+/// A reproducible input: a pseudo-random value in [-1, 1) x [-1, 1) for each global (row-major)
+/// index and `salt`, so every plan, grid and number of ranks sees the same global array.
+Complex test_signal(std::size_t global_index, std::uint64_t salt = 0);
+/// Fills `local`, stored as `box` says, with test_signal over a global array of `shape`.
+void fill_test_signal(Complex* local, const Box3& box, const std::array<std::size_t, 3>& shape,
+                      std::uint64_t salt = 0);
+/// Collective: rank 0 receives every rank's `local`, stored as its `box` says (any order), and
+/// returns the whole global array of `shape`, row-major; the other ranks get an empty vector.
+/// For checks, never on a timed path.
+std::vector<Complex> gather_global(const Complex* local, const Box3& box,
+                                   const std::array<std::size_t, 3>& shape, MPI_Comm comm);
+/// max |got - reference| / max |reference| over two gathered arrays on rank 0 (where both are
+/// whole), shared with every rank of `comm`. Collective; 0 when `reference` is empty.
+double relative_difference(const std::vector<Complex>& got, const std::vector<Complex>& reference,
+                           MPI_Comm comm);
+
+}  // namespace a2afft
