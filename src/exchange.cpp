@@ -73,14 +73,15 @@ Spec agreed_spec(std::string_view text, const Topology& topology) {
 
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec_text) {
-  return make_exchange(comm, block_bytes, spec_text, LayoutRequest::from_environment());
+  return make_exchange(comm, block_bytes, spec_text, LayoutRequest{});
 }
 
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec_text, const LayoutRequest& layout) {
   library::check_communicator(comm, "make_exchange");
   auto plan = std::make_unique<Exchange::Plan>();
-  plan->topology = std::make_unique<Topology>(comm, layout);
+  plan->topology =
+      std::make_unique<Topology>(comm, LayoutRequest::from_environment().overridden_by(layout));
   const Topology& topology = *plan->topology;
   check_block_bytes(block_bytes, topology.comm());
   const Spec spec = agreed_spec(spec_text, topology);

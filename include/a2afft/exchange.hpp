@@ -31,10 +31,11 @@ class Exchange;
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec = "auto");
 
-/// make_exchange() on the node layout `layout` asks for, taken as is (the A2AFFT_* variables
-/// are not read; pass LayoutRequest::from_environment().overridden_by(mine) to honour them).
-/// Lets a study run the node-aware backends on virtual nodes, as the a2afft command's
-/// --ranks-per-node does. Throws as above, and UsageError for a layout that does not fit.
+/// make_exchange() on the node layout `layout` asks for, over what the A2AFFT_* variables say
+/// (LayoutRequest::from_environment().overridden_by(layout), as Fft3dOptions::layout), so an
+/// empty request is the 3-argument call. Lets a study run the node-aware backends on virtual
+/// nodes, as the a2afft command's --ranks-per-node does. Throws as above, and UsageError for a
+/// layout that does not fit.
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec, const LayoutRequest& layout);
 
