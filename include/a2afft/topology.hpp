@@ -50,8 +50,9 @@ struct RankMap {
 
 /// Maps the ranks of `comm` as the exchanges on it would see them with `layout`, taken as is,
 /// so that LayoutRequest{} is the real machine (plans read the A2AFFT_* variables under their
-/// request: pass LayoutRequest::from_environment().overridden_by(mine) to map what they see). Collective over
-/// `comm`. Throws UsageError, the same on every rank, for a layout that does not fit the ranks.
+/// request: pass LayoutRequest::from_environment().overridden_by(mine) to map what they see).
+/// Collective over `comm`. Throws UsageError, the same on every rank, for a layout that does not
+/// fit the ranks.
 RankMap map_ranks(MPI_Comm comm, const LayoutRequest& layout);
 
 }  // namespace a2afft
