@@ -12,17 +12,18 @@ namespace a2afft::commands {
 
 Fft3dCandidate::Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
                                const Fft3dOptions& options)
-    : FftCandidate("a2afft"),
-      comm_(comm),
-      fft_(comm, shape, options),
-      data_(fft_.in_place_elements()) {}
+    : OwnArrayCandidate(comm, Fft3d(comm, shape, options), 0) {
+  data_.resize(fft_.in_place_elements());
+}
 
 std::vector<Complex> Fft3dCandidate::gather_output() const {
   return gather_global(data_.data(), fft_.output_box(), fft_.shape(), comm_);
 }
 
 Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
-    : FftCandidate("a2afft"), comm_(comm), fft_(comm, n, options), data_(fft_.local_elements()) {}
+    : OwnArrayCandidate(comm, Fft1d(comm, n, options), 0) {
+  data_.resize(fft_.local_elements());
+}
 
 Box3 Fft1dCandidate::input_box() const {
   return {{0, 0, fft_.input_offset()}, {1, 1, fft_.local_elements()}};

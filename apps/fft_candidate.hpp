@@ -40,41 +40,38 @@ class FftCandidate {
   std::string engine_;
 };
 
-/// a2afft's 3D FFT on an array of its own.
-class Fft3dCandidate final : public FftCandidate {
+/// One of a2afft's plans (Fft3d, Fft1d) on an array of its own, transformed in place.
+template <typename Plan>
+class OwnArrayCandidate : public FftCandidate {
  public:
-  Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
-                 const Fft3dOptions& options);
   std::string describe() const override { return fft_.describe(); }
-  Box3 input_box() const override { return fft_.input_box(); }
   Complex* data() override { return data_.data(); }
   void forward() override { fft_.forward(data_.data(), data_.data()); }
   void backward() override { fft_.backward(data_.data(), data_.data()); }
-  std::vector<Complex> gather_output() const override;
   FftTimes last_times() const override { return fft_.last_times(); }
 
- private:
+ protected:
+  OwnArrayCandidate(MPI_Comm comm, Plan fft, std::size_t elements)
+      : FftCandidate("a2afft"), comm_(comm), fft_(std::move(fft)), data_(elements) {}
+
   MPI_Comm comm_;
-  Fft3d fft_;
+  Plan fft_;
   std::vector<Complex> data_;
 };
 
-/// a2afft's 1D FFT on an array of its own.
-class Fft1dCandidate final : public FftCandidate {
+class Fft3dCandidate final : public OwnArrayCandidate<Fft3d> {
+ public:
+  Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
+                 const Fft3dOptions& options);
+  Box3 input_box() const override { return fft_.input_box(); }
+  std::vector<Complex> gather_output() const override;
+};
+
+class Fft1dCandidate final : public OwnArrayCandidate<Fft1d> {
  public:
   Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options);
-  std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override;
-  Complex* data() override { return data_.data(); }
-  void forward() override { fft_.forward(data_.data(), data_.data()); }
-  void backward() override { fft_.backward(data_.data(), data_.data()); }
   std::vector<Complex> gather_output() const override;
-  FftTimes last_times() const override { return fft_.last_times(); }
-
- private:
-  MPI_Comm comm_;
-  Fft1d fft_;
-  std::vector<Complex> data_;
 };
 
 using MakeCandidate = std::function<std::unique_ptr<FftCandidate>()>;

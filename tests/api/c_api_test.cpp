@@ -1,12 +1,14 @@
 // The C API (a2afft/a2afft.h) as a C or Fortran program uses it: plans by handle, options by
-// struct, results by return code. Written with GoogleTest for its checks; it includes nothing
-// but a2afft.h. Under the sanitizers (scripts/run-tests --sanitize) LeakSanitizer also proves
+// struct, results by return code. Written with GoogleTest for its checks; of a2afft it
+// includes only a2afft.h. Under the sanitizers (scripts/run-tests --sanitize) LeakSanitizer also proves
 // that failing calls leave nothing allocated.
 
 #include <mpi.h>
 
 #include <a2afft/a2afft.h>
 #include <gtest/gtest.h>
+
+#include "collective.hpp"
 
 #include <cmath>
 #include <complex>
@@ -15,29 +17,9 @@
 
 namespace {
 
+using namespace a2afft::api_test;
+
 using Complex = std::complex<double>;
-
-int rank_in() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int size_of() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-long sum_over(long value) {
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
-  return value;
-}
-
-double max_over(double value) {
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-  return value;
-}
 
 a2afft_complex* cells(std::vector<Complex>& array) {
   return reinterpret_cast<a2afft_complex*>(array.data());

@@ -5,7 +5,9 @@
 #include <mpi.h>
 
 #include <gtest/gtest.h>
+
 #include <a2afft/a2afft.hpp>
+#include "collective.hpp"
 
 #include <cstdint>
 #include <cstring>
@@ -14,33 +16,7 @@
 
 namespace {
 
-int rank_in(MPI_Comm comm) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int size_of(MPI_Comm comm) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
-
-long sum_over(long value, MPI_Comm comm = MPI_COMM_WORLD) {
-  long sum = 0;
-  MPI_Allreduce(&value, &sum, 1, MPI_LONG, MPI_SUM, comm);
-  return sum;
-}
-
-// Whether every rank of `comm` holds the same `text` as rank 0.
-bool same_on_every_rank(const std::string& text, MPI_Comm comm = MPI_COMM_WORLD) {
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  std::string first(static_cast<std::size_t>(length), '\0');
-  if (rank_in(comm) == 0) first = text;
-  MPI_Bcast(first.data(), length, MPI_CHAR, 0, comm);
-  return sum_over(first == text ? 0 : 1, comm) == 0;
-}
+using namespace a2afft::api_test;
 
 // The byte `source` sends to `destination` at `index`: every (source, destination, index)
 // within a small test differs from its neighbours, so a misplaced block shows.

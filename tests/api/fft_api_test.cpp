@@ -8,7 +8,9 @@
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
 #include <a2afft/a2afft.hpp>
+#include "collective.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -21,39 +23,10 @@
 
 namespace {
 
+using namespace a2afft::api_test;
+
 using a2afft::Complex;
 using Index = std::array<std::size_t, 3>;
-
-int rank_in(MPI_Comm comm = MPI_COMM_WORLD) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  return rank;
-}
-
-int size_of(MPI_Comm comm = MPI_COMM_WORLD) {
-  int size = 0;
-  MPI_Comm_size(comm, &size);
-  return size;
-}
-
-double max_over(double value, MPI_Comm comm = MPI_COMM_WORLD) {
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, comm);
-  return value;
-}
-
-long sum_over(long value, MPI_Comm comm = MPI_COMM_WORLD) {
-  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_LONG, MPI_SUM, comm);
-  return value;
-}
-
-bool same_on_every_rank(const std::string& text, MPI_Comm comm = MPI_COMM_WORLD) {
-  int length = static_cast<int>(text.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  std::string first(static_cast<std::size_t>(length), '\0');
-  if (rank_in(comm) == 0) first = text;
-  MPI_Bcast(first.data(), length, MPI_CHAR, 0, comm);
-  return sum_over(first == text ? 0 : 1, comm) == 0;
-}
 
 // A reproducible input value for global (row-major) index g.
 Complex signal(std::size_t g) {
