@@ -1,7 +1,7 @@
 // The C API (a2afft/a2afft.h) as a C or Fortran program uses it: plans by handle, options by
 // struct, results by return code. Written with GoogleTest for its checks; of a2afft it
-// includes only a2afft.h. Under the sanitizers (scripts/run-tests --sanitize) LeakSanitizer also proves
-// that failing calls leave nothing allocated.
+// includes only a2afft.h. Under the sanitizers (scripts/run-tests --sanitize) LeakSanitizer also
+// proves that failing calls leave nothing allocated.
 
 #include <mpi.h>
 
