@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "error.hpp"
+#include "fftw_plan.hpp"
 #include "mpi/comm.hpp"
 
 namespace a2afft::library {
@@ -99,6 +100,14 @@ void check_arrays(const Complex* in, std::size_t in_elements, const Complex* out
   if (!failure.empty())
     failure = std::string(call) + ": " + failure + " on rank " + std::to_string(rank);
   throw UsageError(mpi::agreed_message(failure, comm).text);
+}
+
+void import_wisdom(const std::string& path, MPI_Comm comm) {
+  fft::import_wisdom(path, comm, "wisdom_file");
+}
+
+void export_wisdom(const std::string& path, MPI_Comm comm) {
+  fft::export_wisdom(path, comm, "wisdom_file");
 }
 
 FftTimes times_of(const PhaseTimer& timer) {

@@ -49,6 +49,20 @@ void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who)
 void check_arrays(const Complex* in, std::size_t in_elements, const Complex* out,
                   std::size_t out_elements, std::string_view call, MPI_Comm comm);
 
+/// The wisdom steps of planned_with_wisdom, naming the option `wisdom_file` in errors.
+void import_wisdom(const std::string& path, MPI_Comm comm);
+void export_wisdom(const std::string& path, MPI_Comm comm);
+
+/// make(), the planning of an engine, between reading the wisdom file at `path` (when set) and
+/// writing back what planning learned: what Fft3dOptions::wisdom_file and Fft1dOptions's mean.
+/// Collective over `comm`.
+template <typename Make>
+auto planned_with_wisdom(const std::string& path, MPI_Comm comm, Make make) {
+  if (!path.empty()) import_wisdom(path, comm);
+  auto engine = make();
+  if (!path.empty()) export_wisdom(path, comm);
+  return engine;
+}
 /// The split of the last call an engine recorded in `timer` (cleared before the call).
 FftTimes times_of(const PhaseTimer& timer);
 

@@ -55,13 +55,9 @@ Fft1d::Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
   engine_options.rigor = options.rigor;
   engine_options.scrambled_output = options.output == Fft1dOutput::scrambled;
   engine_options.scaling = options.scaling;
-  if (!options.wisdom_file.empty()) {
-    fft::import_wisdom(options.wisdom_file, plan.topology->comm(), "wisdom_file");
-  }
-  plan.engine = std::make_unique<fft::SixStep1d>(*plan.topology, n, engine_options);
-  if (!options.wisdom_file.empty()) {
-    fft::export_wisdom(options.wisdom_file, plan.topology->comm(), "wisdom_file");
-  }
+  plan.engine = library::planned_with_wisdom(options.wisdom_file, plan.topology->comm(), [&] {
+    return std::make_unique<fft::SixStep1d>(*plan.topology, n, engine_options);
+  });
   plan.engine->attach_timer(&plan.timer);
 }
 

@@ -90,13 +90,9 @@ Fft3d::Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3d
   engine_options.rigor = options.rigor;
   engine_options.natural_output = options.output == Fft3dOutput::natural;
   engine_options.scaling = options.scaling;
-  if (!options.wisdom_file.empty()) {
-    fft::import_wisdom(options.wisdom_file, plan.topology->comm(), "wisdom_file");
-  }
-  plan.engine = std::make_unique<fft::Pencil3d>(*plan.topology, shape, plan.grid, engine_options);
-  if (!options.wisdom_file.empty()) {
-    fft::export_wisdom(options.wisdom_file, plan.topology->comm(), "wisdom_file");
-  }
+  plan.engine = library::planned_with_wisdom(options.wisdom_file, plan.topology->comm(), [&] {
+    return std::make_unique<fft::Pencil3d>(*plan.topology, shape, plan.grid, engine_options);
+  });
   plan.engine->attach_timer(&plan.timer);
 }
 
