@@ -30,7 +30,13 @@ bool is_printing_rank() {
 namespace {
 
 int report_error(const std::string& message, std::ostream& err) {
-  if (is_printing_rank()) err << "a2afft: error: " << message << '\n' << std::flush;
+  if (is_printing_rank()) {
+    // One write of the whole line, after what stdout holds: std::cerr writes each << at once,
+    // and mpirun forwards stdout and stderr apart, so a prefix written alone could land in the
+    // middle of the study's own output (as cli.run_interrupt_resume once saw).
+    std::cout.flush();
+    err << ("a2afft: error: " + message + "\n") << std::flush;
+  }
   return kUsageExit;
 }
 
@@ -67,7 +73,7 @@ int run_command_line(const std::vector<std::string>& args, std::ostream& err) {
     // Not a usage error: other ranks may be stuck in a collective, so take the job down.
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    std::cerr << "a2afft: error on rank " << rank << ": " << error.what() << '\n';
+    std::cerr << ("a2afft: error on rank " + std::to_string(rank) + ": " + error.what() + "\n");
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
   return 3;
