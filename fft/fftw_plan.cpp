@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <sstream>
+#include <type_traits>
 #include <utility>
 
 #include "error.hpp"
@@ -57,33 +58,94 @@ double scale_factor(Scaling scaling, Direction direction, std::size_t points) {
   return 1.0;
 }
 
-void check_fftw_alignment(const Complex* array, const char* what) {
+void check_fftw_alignment(const void* array, const char* what) {
   if (reinterpret_cast<std::uintptr_t>(array) % 16 == 0) return;
   std::ostringstream address;
-  address << static_cast<const void*>(array);
+  address << array;
   throw UsageError(std::string(what) + " at " + address.str() +
                    " is not 16-byte aligned; expected memory aligned as new, malloc, std::vector "
                    "or fftw_malloc give it");
 }
 
-FftwPlan::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
-                   Complex* in, Complex* out, Direction direction, Rigor rigor) {
+namespace {
+
+std::vector<fftw_iodim64> iodims(const std::vector<Stride>& strides) {
   std::vector<fftw_iodim64> dims;
-  for (const Stride& d : transform)
+  for (const Stride& d : strides)
     dims.push_back({d.n, d.stride, d.out()});
-  std::vector<fftw_iodim64> loops;
-  for (const Stride& batch : batches)
-    loops.push_back({batch.n, batch.stride, batch.out()});
-  plan_ = fftw_plan_guru64_dft(
-      static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()), loops.data(),
-      reinterpret_cast<fftw_complex*>(in), reinterpret_cast<fftw_complex*>(out),
-      static_cast<int>(direction), fftw_flags(rigor));
-  if (plan_ == nullptr) {
-    throw Error("FFTW could not plan a transform of " +
-                (transform.empty() ? std::string("0 dimensions")
-                                   : std::to_string(transform.front().n) + " points"));
-  }
+  return dims;
 }
+
+unsigned plan_flags(Rigor rigor, bool aligned) {
+  return fftw_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
+}
+
+}  // namespace
+
+// fftw_iodim64 and fftwf_iodim64 are the same struct (FFTW declares both from one macro).
+template <typename Real>
+FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
+                         Complex* in, Complex* out, Direction direction, Rigor rigor,
+                         bool aligned) {
+  const auto dims = iodims(transform);
+  const auto loops = iodims(batches);
+  plan_ = Api::plan_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                        loops.data(), fftw_cast(in), fftw_cast(out), static_cast<int>(direction),
+                        plan_flags(rigor, aligned));
+  check_made(transform);
+}
+
+template <typename Real>
+FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
+                         Real* in, Complex* out, Rigor rigor, bool aligned)
+    : kind_(TransformKind::r2c) {
+  const auto dims = iodims(transform);
+  const auto loops = iodims(batches);
+  plan_ = Api::plan_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                        loops.data(), in, fftw_cast(out), plan_flags(rigor, aligned));
+  check_made(transform);
+}
+
+template <typename Real>
+FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
+                         Complex* in, Real* out, Rigor rigor, bool aligned)
+    : kind_(TransformKind::c2r) {
+  const auto dims = iodims(transform);
+  const auto loops = iodims(batches);
+  plan_ = Api::plan_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                        loops.data(), fftw_cast(in), out, plan_flags(rigor, aligned));
+  check_made(transform);
+}
+
+template <typename Real>
+void FftwPlan<Real>::check_made(const std::vector<Stride>& transform) const {
+  if (plan_ != nullptr) return;
+  throw Error("FFTW could not plan a transform of " +
+              (transform.empty() ? std::string("0 dimensions")
+                                 : std::to_string(transform.front().n) + " points"));
+}
+
+template <typename Real>
+FftwPlan<Real>::FftwPlan(FftwPlan&& other) noexcept
+    : plan_(std::exchange(other.plan_, nullptr)), kind_(other.kind_) {}
+
+template <typename Real>
+FftwPlan<Real>& FftwPlan<Real>::operator=(FftwPlan&& other) noexcept {
+  if (this != &other) {
+    if (plan_ != nullptr) Api::destroy(plan_);
+    plan_ = std::exchange(other.plan_, nullptr);
+    kind_ = other.kind_;
+  }
+  return *this;
+}
+
+template <typename Real>
+FftwPlan<Real>::~FftwPlan() {
+  if (plan_ != nullptr) Api::destroy(plan_);
+}
+
+template class FftwPlan<double>;
+template class FftwPlan<float>;
 
 namespace {
 
@@ -93,51 +155,81 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
-}  // namespace
+// FFTW-MPI's wisdom calls of each precision. fftw(f)_mpi_init first: wisdom that FFTW-MPI's own
+// plans wrote names MPI solvers, which only an initialized FFTW-MPI can read back.
+template <typename Real>
+struct FftwMpiApi;
+template <>
+struct FftwMpiApi<double> {
+  static constexpr auto init = fftw_mpi_init;
+  static constexpr auto broadcast_wisdom = fftw_mpi_broadcast_wisdom;
+  static constexpr auto gather_wisdom = fftw_mpi_gather_wisdom;
+};
+template <>
+struct FftwMpiApi<float> {
+  static constexpr auto init = fftwf_mpi_init;
+  static constexpr auto broadcast_wisdom = fftwf_mpi_broadcast_wisdom;
+  static constexpr auto gather_wisdom = fftwf_mpi_gather_wisdom;
+};
 
+template <typename Real>
 void ensure_fftw_mpi_initialized() {
   static const bool initialized = [] {
-    fftw_mpi_init();
+    FftwMpiApi<Real>::init();
     return true;
   }();
   (void)initialized;
 }
 
+}  // namespace
+
+template <typename Real>
+std::string wisdom_path(const std::string& path) {
+  return std::is_same_v<Real, float> ? path + ".fftwf" : path;
+}
+
+// How errors name the file: the option's value, and for float the file it stands for.
+template <typename Real>
+std::string described_file(const std::string& path) {
+  return std::is_same_v<Real, float> ? path + " (single precision: " + wisdom_path<Real>(path) + ")"
+                                     : path;
+}
+
+template <typename Real>
 void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
-  ensure_fftw_mpi_initialized();
+  ensure_fftw_mpi_initialized<Real>();
+  const std::string file = wisdom_path<Real>(path);
   int status = 0;  // 0: nothing to read, 1: read, 2: not wisdom
-  if (rank_of(comm) == 0 && std::filesystem::exists(path)) {
-    status = fftw_import_wisdom_from_filename(path.c_str()) != 0 ? 1 : 2;
+  if (rank_of(comm) == 0 && std::filesystem::exists(file)) {
+    status = FftwApi<Real>::import_wisdom_file(file.c_str()) != 0 ? 1 : 2;
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, comm);
   if (status == 2) {
-    throw UsageError(std::string(name) + "=" + path +
+    throw UsageError(std::string(name) + "=" + described_file<Real>(path) +
                      " is not an FFTW wisdom file; remove it or name another");
   }
-  if (status == 1) fftw_mpi_broadcast_wisdom(comm);
+  if (status == 1) FftwMpiApi<Real>::broadcast_wisdom(comm);
 }
 
+template <typename Real>
 void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
-  ensure_fftw_mpi_initialized();
-  fftw_mpi_gather_wisdom(comm);
+  ensure_fftw_mpi_initialized<Real>();
+  const std::string file = wisdom_path<Real>(path);
+  FftwMpiApi<Real>::gather_wisdom(comm);
   int written = 1;
-  if (rank_of(comm) == 0) written = fftw_export_wisdom_to_filename(path.c_str());
+  if (rank_of(comm) == 0) written = FftwApi<Real>::export_wisdom_file(file.c_str());
   MPI_Bcast(&written, 1, MPI_INT, 0, comm);
-  if (written == 0) throw UsageError(std::string(name) + "=" + path + " could not be written");
-}
-
-FftwPlan::FftwPlan(FftwPlan&& other) noexcept : plan_(std::exchange(other.plan_, nullptr)) {}
-
-FftwPlan& FftwPlan::operator=(FftwPlan&& other) noexcept {
-  if (this != &other) {
-    if (plan_ != nullptr) fftw_destroy_plan(plan_);
-    plan_ = std::exchange(other.plan_, nullptr);
+  if (written == 0) {
+    throw UsageError(std::string(name) + "=" + described_file<Real>(path) +
+                     " could not be written");
   }
-  return *this;
 }
 
-FftwPlan::~FftwPlan() {
-  if (plan_ != nullptr) fftw_destroy_plan(plan_);
-}
+template std::string wisdom_path<double>(const std::string&);
+template std::string wisdom_path<float>(const std::string&);
+template void import_wisdom<double>(const std::string&, MPI_Comm, std::string_view);
+template void import_wisdom<float>(const std::string&, MPI_Comm, std::string_view);
+template void export_wisdom<double>(const std::string&, MPI_Comm, std::string_view);
+template void export_wisdom<float>(const std::string&, MPI_Comm, std::string_view);
 
 }  // namespace a2afft::fft

@@ -3,6 +3,8 @@
 #include <fftw3.h>
 #include <mpi.h>
 
+#include <climits>
+
 #include <complex>
 #include <cstddef>
 #include <cstdint>
@@ -27,10 +29,16 @@ unsigned fftw_flags(Rigor rigor);
 /// exists) and broadcasts it before planning; after planning every rank's wisdom is gathered
 /// and rank 0 writes `path`. Collective. Throws UsageError if the file exists but is not
 /// wisdom, or cannot be written; the message calls the path `name`, as the caller's option is.
+/// `Real` chooses FFTW's wisdom of that precision (FFTW keeps one per library): a float plan's
+/// wisdom lives in its own file, wisdom_path<float>(path) = `path.fftwf`.
+template <typename Real = double>
 void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
-/// fftw_mpi_init, once per process (FFTW-MPI's plans and wisdom calls need it).
-void ensure_fftw_mpi_initialized();
+template <typename Real = double>
 void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
+/// The file holding `Real`'s wisdom when the caller names `path`: `path` for double,
+/// `path.fftwf` for float.
+template <typename Real>
+std::string wisdom_path(const std::string& path);
 
 enum class Direction { forward = FFTW_FORWARD, backward = FFTW_BACKWARD };
 
@@ -41,10 +49,11 @@ double scale_factor(Scaling scaling, Direction direction, std::size_t points);
 /// Throws UsageError naming `what` unless `array` has the alignment FFTW's plans here assume
 /// (16 bytes, as new, malloc, std::vector and fftw_malloc give): a plan made on one array runs
 /// on another only if both are aligned alike.
-void check_fftw_alignment(const Complex* array, const char* what);
+void check_fftw_alignment(const void* array, const char* what);
 
 /// One dimension of a guru plan: `n` points `stride` elements apart in the input and
-/// `output_stride` apart in the output (the same unless given: a transposing copy differs).
+/// `output_stride` apart in the output (the same unless given: a transposing copy, or the real
+/// and the complex side of an r2c transform, differ).
 struct Stride {
   static constexpr std::ptrdiff_t kSameAsInput = PTRDIFF_MIN;
   std::ptrdiff_t n;
@@ -53,35 +62,102 @@ struct Stride {
   std::ptrdiff_t out() const { return output_stride == kSameAsInput ? stride : output_stride; }
 };
 
-/// RAII over one fftw_plan made with the guru64 interface: a transform over the `transform`
-/// dimensions (one for lines, two for planes, none for a strided copy such as a local
-/// transpose), repeated over the `batches` loops. In place when `in
-/// == out`. Planning with MEASURE or PATIENT overwrites the arrays, so plans are made before data
-/// is filled.
+/// FFTW's calls for one precision, so that every plan below is one code path over both:
+/// fftw_* for double, fftwf_* for float (Debian's libfftw3 and libfftw3f).
+template <typename Real>
+struct FftwApi;
+
+template <>
+struct FftwApi<double> {
+  using Plan = fftw_plan;
+  using FftwComplex = fftw_complex;
+  static constexpr auto plan_dft = fftw_plan_guru64_dft;
+  static constexpr auto plan_r2c = fftw_plan_guru64_dft_r2c;
+  static constexpr auto plan_c2r = fftw_plan_guru64_dft_c2r;
+  static constexpr auto execute_dft = fftw_execute_dft;
+  static constexpr auto execute_r2c = fftw_execute_dft_r2c;
+  static constexpr auto execute_c2r = fftw_execute_dft_c2r;
+  static constexpr auto destroy = fftw_destroy_plan;
+  static constexpr auto export_wisdom = fftw_export_wisdom_to_string;
+  static constexpr auto import_wisdom = fftw_import_wisdom_from_string;
+  static constexpr auto export_wisdom_file = fftw_export_wisdom_to_filename;
+  static constexpr auto import_wisdom_file = fftw_import_wisdom_from_filename;
+};
+
+template <>
+struct FftwApi<float> {
+  using Plan = fftwf_plan;
+  using FftwComplex = fftwf_complex;
+  static constexpr auto plan_dft = fftwf_plan_guru64_dft;
+  static constexpr auto plan_r2c = fftwf_plan_guru64_dft_r2c;
+  static constexpr auto plan_c2r = fftwf_plan_guru64_dft_c2r;
+  static constexpr auto execute_dft = fftwf_execute_dft;
+  static constexpr auto execute_r2c = fftwf_execute_dft_r2c;
+  static constexpr auto execute_c2r = fftwf_execute_dft_c2r;
+  static constexpr auto destroy = fftwf_destroy_plan;
+  static constexpr auto export_wisdom = fftwf_export_wisdom_to_string;
+  static constexpr auto import_wisdom = fftwf_import_wisdom_from_string;
+  static constexpr auto export_wisdom_file = fftwf_export_wisdom_to_filename;
+  static constexpr auto import_wisdom_file = fftwf_import_wisdom_from_filename;
+};
+
+/// Which transform a plan computes: complex to complex, real to complex (the last transform
+/// dimension's n/2+1 non-negative frequencies, FFTW's convention) or its inverse.
+enum class TransformKind { c2c, r2c, c2r };
+
+/// RAII over one FFTW plan of precision `Real` made with the guru64 interface: a transform over
+/// the `transform` dimensions (one for lines, two for planes, none for a strided copy such as a
+/// local transpose), repeated over the `batches` loops. In place when `in == out`. For r2c and
+/// c2r, `n` of each transform dimension is the logical (real) length, strides count elements of
+/// each side's own type, and the last transform dimension has n/2+1 complex points. Planning
+/// with MEASURE or PATIENT overwrites the arrays, so plans are made before data is filled.
+/// `aligned`: every array the plan will run on starts at FFTW's SIMD alignment (16 bytes) as the
+/// planning array does; when not (float rows at odd offsets), the plan is made for any alignment.
+template <typename Real>
 class FftwPlan {
  public:
+  using Complex = std::complex<Real>;
+  using Api = FftwApi<Real>;
+
   FftwPlan() = default;
+  /// A c2c plan.
   FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Complex* in,
-           Complex* out, Direction direction, Rigor rigor);
+           Complex* out, Direction direction, Rigor rigor, bool aligned = true);
+  /// An r2c plan (forward, real `in` to complex `out`).
+  FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Real* in,
+           Complex* out, Rigor rigor, bool aligned = true);
+  /// A c2r plan (backward, complex `in` to real `out`; it overwrites `in`).
+  FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Complex* in,
+           Real* out, Rigor rigor, bool aligned = true);
   FftwPlan(FftwPlan&& other) noexcept;
   FftwPlan& operator=(FftwPlan&& other) noexcept;
   FftwPlan(const FftwPlan&) = delete;
   FftwPlan& operator=(const FftwPlan&) = delete;
   ~FftwPlan();
 
-  /// Runs on the arrays the plan was made for.
-  void execute() const { fftw_execute(plan_); }
-  /// Runs on other arrays with the same strides, in-placeness and alignment (FFTW's new-array
-  /// execute; complex doubles are always aligned alike here, FFTW's SIMD alignment being 16).
-  /// Out of place, `in` is only read: FFTW preserves the input of c2c transforms and copies.
+  TransformKind kind() const { return kind_; }
+  /// Runs a c2c plan on other arrays with the same strides, in-placeness and alignment (FFTW's
+  /// new-array execute). Out of place, `in` is only read: FFTW preserves the input of c2c
+  /// transforms and copies.
   void execute(const Complex* in, Complex* out) const {
-    fftw_execute_dft(plan_, reinterpret_cast<fftw_complex*>(const_cast<Complex*>(in)),
-                     reinterpret_cast<fftw_complex*>(out));
+    Api::execute_dft(plan_, fftw_cast(const_cast<Complex*>(in)), fftw_cast(out));
   }
+  /// Runs an r2c plan; out of place, `in` is only read (FFTW preserves r2c inputs).
+  void execute(const Real* in, Complex* out) const {
+    Api::execute_r2c(plan_, const_cast<Real*>(in), fftw_cast(out));
+  }
+  /// Runs a c2r plan; `in` is overwritten.
+  void execute(Complex* in, Real* out) const { Api::execute_c2r(plan_, fftw_cast(in), out); }
   explicit operator bool() const { return plan_ != nullptr; }
 
  private:
-  fftw_plan plan_ = nullptr;
+  static typename Api::FftwComplex* fftw_cast(Complex* z) {
+    return reinterpret_cast<typename Api::FftwComplex*>(z);
+  }
+  void check_made(const std::vector<Stride>& transform) const;
+
+  typename Api::Plan plan_ = nullptr;
+  TransformKind kind_ = TransformKind::c2c;
 };
 
 }  // namespace a2afft::fft

@@ -12,7 +12,8 @@ namespace a2afft::fft {
 
 // One of the two transposes: the forward and the inverse direction share one exchange plan,
 // since both move blocks of the same size among the same ranks.
-struct Pencil3d::Transpose {
+template <typename Real>
+struct BasicPencil3d<Real>::Transpose {
   TransposeStep there;
   TransposeStep back;
   std::unique_ptr<ExchangePlan> exchange;  // none inside a single rank
@@ -20,13 +21,15 @@ struct Pencil3d::Transpose {
 
 // One pass over the planes of a stage: unpack a plane from the last exchange, transform (and
 // scale) it and pack it for the next exchange while it is in cache. Any of them may be absent.
-struct Pencil3d::Sweep {
+// Offsets and lengths count complex numbers (a point of every field: batch of them).
+template <typename Real>
+struct BasicPencil3d<Real>::Sweep {
   std::size_t stage = 0;
   std::size_t planes = 0;
-  std::size_t plane_stride = 0;  // elements between the starts of consecutive planes
+  std::size_t plane_stride = 0;  // complex numbers between the starts of consecutive planes
   const TransposeStep* unpack = nullptr;
-  bool computes = false;          // the stage's FFTs run in this sweep
-  const FftwPlan* fft = nullptr;  // made for plane 0, run on each plane; none on an empty stage
+  bool computes = false;                // the stage's FFTs run in this sweep
+  const FftwPlan<Real>* fft = nullptr;  // made for plane 0, run on each plane; none if empty
   const TransposeStep* pack = nullptr;
   ExchangePlan* exchange = nullptr;  // runs after the sweep when it packed
   // Our rank in that exchange when the pack puts our own block straight into recv_ (only in a
@@ -36,6 +39,10 @@ struct Pencil3d::Sweep {
   // stay in work_. Where no unpack brings a plane, it is copied from `in` or into `out`.
   bool from_input = false;
   bool to_output = false;
+  // Real input: forward's first sweep reads real planes (r2c), backward's last writes them
+  // (c2r), each through real_plane_.
+  bool real_in = false;
+  bool real_out = false;
   // A plane's elements: `runs` of `run_length` contiguous elements, for copies and scaling.
   Loop runs{0, 0};
   std::size_t run_length = 0;
@@ -58,23 +65,66 @@ const ProcGrid& grid_of_job(const ProcGrid& grid, int ranks) {
   return grid;
 }
 
-std::vector<Stride> strides(const std::vector<Loop>& loops) {
+// The plan loops of `loops` (in points) over interleaved fields: strides scaled by `batch`.
+// `real_side` maps a complex stride of stage 0 (row-major, n2c points per line) to the real
+// array's (n2 per line), for the input of r2c and the output of c2r; its line has n2 points.
+struct RealSide {
+  std::size_t complex_line;  // n2/2+1
+  std::size_t real_line;     // n2
+  std::ptrdiff_t stride(std::size_t complex_stride) const {
+    return static_cast<std::ptrdiff_t>(
+        complex_stride == 1 ? 1 : complex_stride / complex_line * real_line);
+  }
+};
+
+std::vector<Stride> strides(const std::vector<Loop>& loops, std::size_t batch, const RealSide* real,
+                            bool real_is_input) {
   std::vector<Stride> result;
+  const auto b = static_cast<std::ptrdiff_t>(batch);
   for (const Loop& loop : loops) {
-    result.push_back(
-        {static_cast<std::ptrdiff_t>(loop.count), static_cast<std::ptrdiff_t>(loop.stride)});
+    const auto stride = static_cast<std::ptrdiff_t>(loop.stride) * b;
+    auto count = static_cast<std::ptrdiff_t>(loop.count);
+    if (real == nullptr) {
+      result.push_back({count, stride});
+      continue;
+    }
+    const std::ptrdiff_t real_stride = real->stride(loop.stride) * b;
+    // The line along z counts the real points; FFTW works out the n/2+1 complex ones.
+    if (loop.stride == 1 && count == static_cast<std::ptrdiff_t>(real->complex_line)) {
+      count = static_cast<std::ptrdiff_t>(real->real_line);
+    }
+    result.push_back(real_is_input ? Stride{count, real_stride, stride}
+                                   : Stride{count, stride, real_stride});
   }
   return result;
 }
 
+// The interleaved fields, as FFTW's innermost howmany loop.
+std::vector<Stride> with_fields(std::vector<Stride> batches, std::size_t batch) {
+  if (batch > 1) batches.push_back({static_cast<std::ptrdiff_t>(batch), 1, 1});
+  return batches;
+}
+
+// r2c transforms the z lines of n2 reals into n2/2+1 complex points.
+Shape3 complex_shape(const Shape3& shape, bool real_input) {
+  return real_input ? Shape3{shape[0], shape[1], shape[2] / 2 + 1} : shape;
+}
+
 }  // namespace
 
-Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
-                   const Pencil3dOptions& options)
+template <typename Real>
+BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape,
+                                   const ProcGrid& grid, const Pencil3dOptions& options)
     : comm_(topology.comm()),
-      geometry_(shape, grid_of_job(grid, topology.size()), topology.rank(),
+      shape_(shape),
+      geometry_(complex_shape(shape, options.real_input), grid_of_job(grid, topology.size()),
+                topology.rank(),
                 options.natural_output ? PencilOutput::natural : PencilOutput::transposed),
-      options_(options) {
+      options_(options),
+      input_box_(geometry_.input_box()),
+      element_bytes_(options.batch * sizeof(Complex)) {
+  if (options.batch == 0) throw std::logic_error("a pencil plan of a batch of 0 fields");
+  if (options.real_input) input_box_.extent[2] = shape[2];
   // Row transpose among the p1 ranks of row a; column transpose among the p0 ranks of column b.
   const int row = geometry_.row();
   const int column = geometry_.column();
@@ -91,7 +141,7 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   const auto make_plan = [&](Transpose& step, const Topology& members, const Spec& spec) {
     if (step.there.is_identity()) return;
     // Each row (or column) decides for itself, so refusals are agreed over all ranks first.
-    const ExchangeProblem problem{members, step.there.block_elements() * sizeof(Complex)};
+    const ExchangeProblem problem{members, step.there.block_elements() * element_bytes_};
     if (const std::string why = agreed_refusal(spec, problem, topology.comm()); !why.empty()) {
       throw UsageError(spec.to_string() + " cannot run on some " +
                        (&step == row_.get() ? "row" : "column") + " of the " + grid.to_string() +
@@ -103,9 +153,10 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   make_plan(*column_, *column_topology_, options.column_exchange);
   // One pair of buffers serves both transposes; the row exchange's memory, when there is one.
   ExchangePlan* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
-  send_ = ComplexBuffer(owner, geometry_.buffer_elements());
-  recv_ = ComplexBuffer(owner, geometry_.buffer_elements());
-  work_.resize(geometry_.data_elements());
+  send_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);
+  recv_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);
+  work_.resize(geometry_.data_elements() * options.batch);
+  if (options.real_input) real_plane_.resize(input_box_.extent[1] * shape[2] * options.batch);
 
   // Forward walks stages 0..2 (0..4 back to the input layout), backward 2..4 (0..4 from it).
   const bool natural = options.natural_output;
@@ -115,13 +166,15 @@ Pencil3d::Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid
   plan_ffts(backward_, Direction::backward);
 }
 
-Pencil3d::~Pencil3d() = default;
+template <typename Real>
+BasicPencil3d<Real>::~BasicPencil3d() = default;
 
 // The sweeps over stages kStageAt[first..last]: each unpacks what the transpose into its stage
 // brought, transforms (only in the stages of the transform proper) and packs for the transpose
 // out of it. plan_ffts() then gives them their FFTs.
-std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t last,
-                                               bool backward) const {
+template <typename Real>
+auto BasicPencil3d<Real>::compile(std::size_t first, std::size_t last, bool backward) const
+    -> std::vector<Sweep> {
   const bool merged = !geometry_.has_row_transpose();
   const std::array<const TransposeStep*, 4> between{&row_->there, &column_->there, &column_->back,
                                                     &row_->back};
@@ -137,7 +190,7 @@ std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t la
     Sweep sweep;
     sweep.stage = index;
     sweep.planes = geometry_.stage(index).planes;
-    sweep.plane_stride = geometry_.stage(index).plane_stride;
+    sweep.plane_stride = geometry_.stage(index).plane_stride * options_.batch;
     sweep.unpack = incoming;
     // Only the stages of the transform proper compute; the rest only reorder.
     sweep.computes = backward ? k >= 2 : k <= 2;
@@ -165,12 +218,19 @@ std::vector<Pencil3d::Sweep> Pencil3d::compile(std::size_t first, std::size_t la
 // stage is empty, none: an earlier stage's data is scaled where it arrives). Where no unpack
 // brought a plane (the first sweep reads `in`, a last one without unpack writes `out`), the
 // plane is copied into place while in cache and transformed there: in-place plans measured
-// ~10% faster than out-of-place ones for the first stage's 2D planes. The first and the last
-// sweep are never one, so in-place calls (in == out) work.
-void Pencil3d::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
+// ~10% faster than out-of-place ones for the first stage's 2D planes. Real planes go through
+// real_plane_ (r2c out of it, c2r into it), which is aligned for FFTW wherever the caller's
+// plane starts. The first and the last sweep are never one, so in-place calls (in == out) work.
+template <typename Real>
+void BasicPencil3d<Real>::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
   if (schedule.size() < 2) throw std::logic_error("a pencil schedule has fewer than two sweeps");
   schedule.front().from_input = true;
   schedule.back().to_output = true;
+  const bool real = options_.real_input;
+  schedule.front().real_in = real && direction == Direction::forward;
+  schedule.back().real_out = real && direction == Direction::backward;
+  const std::size_t batch = options_.batch;
+  const RealSide real_side{geometry_.shape()[2], shape_[2]};
   Sweep* last_fft = nullptr;  // the same stage on every rank, so each point is scaled once
   for (Sweep& sweep : schedule) {
     const PencilStage& stage = geometry_.stage(sweep.stage);
@@ -179,8 +239,25 @@ void Pencil3d::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
     if (stage.box.elements() == 0) continue;
     const auto [plan, made] = plane_plans_.try_emplace(std::make_pair(direction, sweep.stage));
     if (made) {
-      plan->second = FftwPlan(strides(stage.transform), strides(stage.batches), work_.data(),
-                              work_.data(), direction, options_.rigor);
+      // Planes at offsets FFTW's SIMD alignment does not divide (float, odd planes) need plans
+      // made for any alignment; complex doubles are always aligned alike.
+      const bool aligned = sweep.plane_stride * sizeof(Complex) % 16 == 0;
+      const bool r2c_stage = real && sweep.stage == 0;
+      const RealSide* side = r2c_stage ? &real_side : nullptr;
+      const bool forward = direction == Direction::forward;
+      const std::vector<Stride> transform = strides(stage.transform, batch, side, forward);
+      const std::vector<Stride> loops =
+          with_fields(strides(stage.batches, batch, side, forward), batch);
+      if (!r2c_stage) {
+        plan->second = FftwPlan<Real>(transform, loops, work_.data(), work_.data(), direction,
+                                      options_.rigor, aligned);
+      } else if (forward) {
+        plan->second = FftwPlan<Real>(transform, loops, real_plane_.data(), work_.data(),
+                                      options_.rigor, aligned);
+      } else {
+        plan->second = FftwPlan<Real>(transform, loops, work_.data(), real_plane_.data(),
+                                      options_.rigor, aligned);
+      }
     }
     sweep.fft = &plan->second;
     // A plane is two loops (transform and batch): runs of the unit-stride one, the other apart.
@@ -189,45 +266,59 @@ void Pencil3d::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
     if (loops.size() != 2) throw std::logic_error("a pencil plane is not two loops");
     if (loops[0].stride < loops[1].stride) std::swap(loops[0], loops[1]);
     if (loops[1].stride != 1) throw std::logic_error("a pencil plane has no unit-stride loop");
-    sweep.runs = loops[0];
-    sweep.run_length = loops[1].count;
+    sweep.runs = {loops[0].count, loops[0].stride * batch};
+    sweep.run_length = loops[1].count * batch;
   }
   if (last_fft == nullptr || last_fft->fft == nullptr) return;  // nothing here to scale
-  const Shape3& shape = geometry_.shape();
-  last_fft->scale = scale_factor(options_.scaling, direction, shape[0] * shape[1] * shape[2]);
+  last_fft->scale = scale_factor(options_.scaling, direction, shape_[0] * shape_[1] * shape_[2]);
 }
 
-void Pencil3d::sweep(const Sweep& step, const Complex* in, Complex* out) {
-  const Complex* from = step.from_input ? in : work_.data();
-  Complex* to = step.to_output ? out : work_.data();
+template <typename Real>
+void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
+  const Complex* from = step.from_input ? static_cast<const Complex*>(in) : work_.data();
+  Complex* to = step.to_output && !step.real_out ? static_cast<Complex*>(out) : work_.data();
   // Once unpacked or transformed a plane is in `to`; a sweep that only packs reads `from`.
   const Complex* packed = step.unpack != nullptr || step.fft != nullptr ? to : from;
   auto* send = reinterpret_cast<std::byte*>(send_.data());
   auto* recv = reinterpret_cast<std::byte*>(recv_.data());
+  const std::size_t real_plane = real_plane_.size();
   for (std::size_t plane = 0; plane < step.planes; ++plane) {
     if (step.unpack != nullptr) {
       const ScopedPhase timed(timer_, "transpose");
-      step.unpack->unpack(recv, reinterpret_cast<std::byte*>(to), plane, sizeof(Complex));
+      step.unpack->unpack(recv, reinterpret_cast<std::byte*>(to), plane, element_bytes_);
     }
     if (step.fft != nullptr) {
       const ScopedPhase timed(timer_, "compute");
       const std::size_t start = plane * step.plane_stride;
       Complex* target = to + start;
-      const bool copy_in = step.unpack == nullptr && from != to;
-      for (std::size_t i = 0; copy_in && i < step.runs.count; ++i) {
-        const std::size_t offset = start + i * step.runs.stride;
-        std::copy_n(from + offset, step.run_length, to + offset);
+      if (step.real_in) {
+        std::copy_n(static_cast<const Real*>(in) + plane * real_plane, real_plane,
+                    real_plane_.data());
+        step.fft->execute(real_plane_.data(), target);
+      } else if (step.real_out) {
+        step.fft->execute(target, real_plane_.data());
+        Real* real = static_cast<Real*>(out) + plane * real_plane;
+        const auto scale = static_cast<Real>(step.scale);
+        for (std::size_t i = 0; i < real_plane; ++i)
+          real[i] = real_plane_[i] * scale;
+      } else {
+        const bool copy_in = step.unpack == nullptr && from != to;
+        for (std::size_t i = 0; copy_in && i < step.runs.count; ++i) {
+          const std::size_t offset = start + i * step.runs.stride;
+          std::copy_n(from + offset, step.run_length, to + offset);
+        }
+        step.fft->execute(target, target);
       }
-      step.fft->execute(target, target);
-      for (std::size_t i = 0; step.scale != 1.0 && i < step.runs.count; ++i) {
+      const auto scale = static_cast<Real>(step.scale);
+      for (std::size_t i = 0; !step.real_out && step.scale != 1.0 && i < step.runs.count; ++i) {
         Complex* run = target + i * step.runs.stride;
         for (std::size_t j = 0; j < step.run_length; ++j)
-          run[j] *= step.scale;
+          run[j] *= scale;
       }
     }
     if (step.pack != nullptr) {
       const ScopedPhase timed(timer_, "transpose");
-      step.pack->pack(reinterpret_cast<const std::byte*>(packed), send, plane, sizeof(Complex),
+      step.pack->pack(reinterpret_cast<const std::byte*>(packed), send, plane, element_bytes_,
                       step.own_in_place, recv);
     }
   }
@@ -241,93 +332,117 @@ void Pencil3d::sweep(const Sweep& step, const Complex* in, Complex* out) {
   }
 }
 
-void Pencil3d::run(const std::vector<Sweep>& schedule, const Complex* in, Complex* out) {
+template <typename Real>
+void BasicPencil3d<Real>::run(const std::vector<Sweep>& schedule, const void* in, void* out) {
   for (const Sweep& step : schedule)
     sweep(step, in, out);
 }
 
-void Pencil3d::forward(const Complex* in, Complex* out) {
+template <typename Real>
+void BasicPencil3d<Real>::forward(const void* in, Complex* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
   run(forward_, in, out);
 }
 
-void Pencil3d::backward(const Complex* in, Complex* out) {
+template <typename Real>
+void BasicPencil3d<Real>::backward(const Complex* in, void* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
   run(backward_, in, out);
 }
 
-Complex* Pencil3d::data() {
+template <typename Real>
+auto BasicPencil3d<Real>::data() -> Complex* {
   if (data_.size() < in_place_elements()) data_.resize(in_place_elements());
   return data_.data();
 }
 
-void Pencil3d::forward() {
+template <typename Real>
+void BasicPencil3d<Real>::forward() {
   Complex* array = data();
   forward(array, array);
 }
 
-void Pencil3d::backward() {
+template <typename Real>
+void BasicPencil3d<Real>::backward() {
   Complex* array = data();
   backward(array, array);
 }
 
-std::size_t Pencil3d::in_place_elements() const {
-  return std::max(input_box().elements(), output_box().elements());
+template <typename Real>
+std::size_t BasicPencil3d<Real>::in_place_elements() const {
+  const std::size_t input_bytes =
+      input_scalars() * (options_.real_input ? sizeof(Real) : sizeof(Complex));
+  const std::size_t bytes = std::max(input_bytes, output_scalars() * sizeof(Complex));
+  return (bytes + sizeof(Complex) - 1) / sizeof(Complex);
 }
 
-std::size_t Pencil3d::workspace_bytes() const {
-  return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex);
+template <typename Real>
+std::size_t BasicPencil3d<Real>::workspace_bytes() const {
+  return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex) +
+         real_plane_.size() * sizeof(Real);
 }
 
-const Complex* Pencil3d::own_array(std::size_t elements) const {
+template <typename Real>
+auto BasicPencil3d<Real>::own_array(std::size_t elements) const -> const Complex* {
   if (data_.size() < elements) {
     throw std::logic_error("Pencil3d: data() was never called, so it holds no output");
   }
   return data_.data();
 }
 
-std::vector<Complex> Pencil3d::output_in_natural_order() const {
-  return output_in_natural_order(own_array(output_box().elements()));
+template <typename Real>
+auto BasicPencil3d<Real>::output_in_natural_order() const -> std::vector<Complex> {
+  return output_in_natural_order(own_array(output_scalars()));
 }
 
-std::vector<Complex> Pencil3d::output_in_natural_order(const Complex* out) const {
+template <typename Real>
+auto BasicPencil3d<Real>::output_in_natural_order(const Complex* out) const
+    -> std::vector<Complex> {
   const Box3& box = output_box();
-  std::vector<Complex> natural(box.elements());
+  std::vector<Complex> natural(output_scalars());
   const auto* from = reinterpret_cast<const std::byte*>(out);
   auto* to = reinterpret_cast<std::byte*>(natural.data());
   if (output_is_y_major()) {
     const Shape3 stored{box.extent[1], box.extent[0], box.extent[2]};
-    copy_box_swapping_leading(from, stored, {}, to, box.extent, {}, stored, sizeof(Complex));
+    copy_box_swapping_leading(from, stored, {}, to, box.extent, {}, stored, element_bytes_);
   } else {
-    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, sizeof(Complex));
+    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, element_bytes_);
   }
   return natural;
 }
 
-void Pencil3d::set_output_from_natural_order(const Complex* natural) {
+template <typename Real>
+void BasicPencil3d<Real>::set_output_from_natural_order(const Complex* natural) {
   const Box3& box = output_box();
   const auto* from = reinterpret_cast<const std::byte*>(natural);
   auto* to = reinterpret_cast<std::byte*>(data());
   if (output_is_y_major()) {
     const Shape3 stored{box.extent[1], box.extent[0], box.extent[2]};
-    copy_box_swapping_leading(from, box.extent, {}, to, stored, {}, box.extent, sizeof(Complex));
+    copy_box_swapping_leading(from, box.extent, {}, to, stored, {}, box.extent, element_bytes_);
   } else {
-    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, sizeof(Complex));
+    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, element_bytes_);
   }
 }
 
-std::vector<Complex> Pencil3d::gather_output() const {
+template <typename Real>
+auto BasicPencil3d<Real>::gather_output() const -> std::vector<Complex>
+requires std::is_same_v<Real, double> {
+  if (options_.batch != 1) throw std::logic_error("Pencil3d::gather_output of a batch");
   const std::vector<Complex> natural = output_in_natural_order();
   return gather_global(natural.data(), output_box(), geometry_.shape(), comm_);
 }
 
-std::string Pencil3d::describe() const {
+template <typename Real>
+std::string BasicPencil3d<Real>::describe() const {
   const auto name = [](const Transpose& step) {
     return step.exchange ? step.exchange->describe() : std::string("-");
   };
   return "row=" + name(*row_) + ",column=" + name(*column_);
 }
+
+template class BasicPencil3d<double>;
+template class BasicPencil3d<float>;
 
 }  // namespace a2afft::fft

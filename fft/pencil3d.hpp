@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -25,11 +26,19 @@ struct Pencil3dOptions {
   Rigor rigor = Rigor::estimate;
   bool natural_output = false;      // forward output back in the input layout (two more transposes)
   Scaling scaling = Scaling::none;  // applied in the last FFT stage of each direction
+  // Real input (r2c forward, c2r backward): the z FFTs of stage 0 take n2 reals to n2/2+1
+  // complex points, so every transpose moves the n0 x n1 x (n2/2+1) complex array.
+  bool real_input = false;
+  // Fields transformed together, interleaved (field fastest: element i of field f at
+  // i * batch + f): each point of every stage is `batch` values, so one exchange per transpose
+  // moves all fields, and every FFT plan runs over the fields as its innermost loop.
+  std::size_t batch = 1;
 };
 
-/// A 3D c2c double FFT on a p0 x p1 pencil grid (DESIGN.md §4). Rank (a, b) starts with
-/// dims 0 and 1 split (parts a of p0 and b of p1) and all of dim 2:
-///   FFT z; row transpose (split z over p1, gather y); FFT y;
+/// A 3D FFT of `Real` (double or float) on a p0 x p1 pencil grid (DESIGN.md §4): c2c, or r2c
+/// with real input. Rank (a, b) starts with dims 0 and 1 split (parts a of p0 and b of p1) and
+/// all of dim 2:
+///   FFT z (r2c: n2 reals to n2/2+1 complex); row transpose (split z over p1, gather y); FFT y;
 ///   column transpose (split y over p0, gather x); FFT x.
 /// The output stays in that layout: all of x, part a of y, part b of z, stored y-major
 /// ([y][x][z], so the x FFTs run at stride z) when p0 > 1 and x-major when p0 = 1. With p1 = 1
@@ -42,41 +51,56 @@ struct Pencil3dOptions {
 /// transform it (and scale it, in the last FFT stage), pack it for the next exchange. The plane
 /// stays in cache between them, so a transpose costs one pass over memory on each side instead
 /// of two. The first sweep reads the caller's input (each plane copied into the work array while
-/// in cache, then transformed there) and the last writes the caller's output, so user arrays
-/// cost no extra pass over memory.
-class Pencil3d {
+/// in cache, then transformed there; a real plane is copied into an aligned scratch plane and
+/// transformed out of it) and the last writes the caller's output, so user arrays cost no extra
+/// pass over memory.
+template <typename Real>
+class BasicPencil3d {
  public:
-  Pencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
-           const Pencil3dOptions& options);
-  ~Pencil3d();
-  Pencil3d(const Pencil3d&) = delete;
-  Pencil3d& operator=(const Pencil3d&) = delete;
+  using Complex = std::complex<Real>;
 
-  /// Boxes, storage order, blocks and buffers of every stage on this rank: what the plan uses.
+  BasicPencil3d(const Topology& topology, const Shape3& shape, const ProcGrid& grid,
+                const Pencil3dOptions& options);
+  ~BasicPencil3d();
+  BasicPencil3d(const BasicPencil3d&) = delete;
+  BasicPencil3d& operator=(const BasicPencil3d&) = delete;
+
+  /// Boxes, storage order, blocks and buffers of every stage on this rank, of the complex array
+  /// the transposes move (n0 x n1 x (n2/2+1) for real input): what the plan uses.
   const PencilGeometry& geometry() const { return geometry_; }
+  /// {n0, n1, n2}: the logical shape (of the real array, for real input).
+  const Shape3& shape() const { return shape_; }
+  std::size_t batch() const { return options_.batch; }
+  bool real_input() const { return options_.real_input; }
   /// This rank's part of the input (and of the backward output), stored row-major. May be empty.
-  const Box3& input_box() const { return geometry_.input_box(); }
-  /// This rank's part of the forward output, in global coordinates; see output_is_y_major().
+  /// For real input, its dimension 2 has all n2 points.
+  const Box3& input_box() const { return input_box_; }
+  /// This rank's part of the forward output, in global coordinates of the complex array; see
+  /// output_is_y_major().
   const Box3& output_box() const { return geometry_.output_box(); }
   /// True when the output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const { return geometry_.output_is_y_major(); }
-  /// Elements an array needs for in-place transforms: the larger of the two boxes.
+  /// Scalars (Real for real input, else Complex) of the local input, and Complex of the output:
+  /// the box's points times the batch.
+  std::size_t input_scalars() const { return input_box_.elements() * options_.batch; }
+  std::size_t output_scalars() const { return output_box().elements() * options_.batch; }
+  /// Complex numbers an array needs for in-place transforms: the larger of the two sides.
   std::size_t in_place_elements() const;
-  /// Bytes of the plan's own arrays on this rank: the work array (the largest stage) and the
-  /// exchanges' send and receive buffers (shared by both transposes). Not counted: the
-  /// exchanges' internal scratch, FFTW's plans and the data() array.
+  /// Bytes of the plan's own arrays on this rank: the work array (the largest stage), the
+  /// exchanges' send and receive buffers (shared by both transposes) and, for real input, one
+  /// real plane. Not counted: the exchanges' internal scratch, FFTW's plans and data().
   std::size_t workspace_bytes() const;
 
-  /// Forward transform of `in` (input_box().elements(), row-major) into `out`
-  /// (output_box().elements(), in the output order, see output_is_y_major()). Out of place
-  /// (arrays apart; `in` is only read) or in place (in == out, holding in_place_elements()).
-  /// Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc give; otherwise throws
-  /// UsageError on the rank that passed them. Collective over the plan's ranks; allocates and
-  /// plans nothing.
-  void forward(const Complex* in, Complex* out);
-  /// Backward transform of `in` (output_box() elements, in the output order) into `out`
-  /// (input_box() elements, row-major); otherwise as forward(in, out).
-  void backward(const Complex* in, Complex* out);
+  /// Forward transform of `in` (input_scalars(), row-major) into `out` (output_scalars(), in
+  /// the output order, see output_is_y_major()): `in` holds Complex, or Real for real input.
+  /// Out of place (arrays apart; `in` is only read) or in place (in == out, holding
+  /// in_place_elements()). Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc
+  /// give; otherwise throws UsageError on the rank that passed them. Collective over the plan's
+  /// ranks; allocates and plans nothing.
+  void forward(const void* in, Complex* out);
+  /// Backward transform of `in` (output_scalars(), in the output order) into `out`
+  /// (input_scalars(), row-major: Complex, or Real for real input); otherwise as forward().
+  void backward(const Complex* in, void* out);
 
   /// An array of in_place_elements() owned by the plan, allocated (zeroed) on the first call,
   /// for callers without arrays of their own; forward() and backward() transform it in place.
@@ -90,8 +114,8 @@ class Pencil3d {
   std::vector<Complex> output_in_natural_order() const;
   void set_output_from_natural_order(const Complex* natural);
   /// The whole forward output of data() in natural order on rank 0 (empty elsewhere);
-  /// collective, untimed.
-  std::vector<Complex> gather_output() const;
+  /// collective, untimed. Complex double, one field.
+  std::vector<Complex> gather_output() const requires std::is_same_v<Real, double>;
 
   /// `row=<describe>,column=<describe>` with `-` for a transpose inside one rank.
   std::string describe() const;
@@ -106,27 +130,33 @@ class Pencil3d {
   struct Sweep;
   std::vector<Sweep> compile(std::size_t first, std::size_t last, bool backward) const;
   void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
-  void run(const std::vector<Sweep>& schedule, const Complex* in, Complex* out);
-  void sweep(const Sweep& step, const Complex* in, Complex* out);
+  void run(const std::vector<Sweep>& schedule, const void* in, void* out);
+  void sweep(const Sweep& step, const void* in, void* out);
   // data(), which must hold `elements` (it does once data() was called).
   const Complex* own_array(std::size_t elements) const;
 
   MPI_Comm comm_;  // the topology's; it outlives the plan
+  Shape3 shape_;
   PencilGeometry geometry_;
   Pencil3dOptions options_;
-  std::vector<Complex> work_;  // every stage between the first sweep and the last
-  ComplexBuffer send_;         // from the row exchange's allocate() (else the column's)
-  ComplexBuffer recv_;
+  Box3 input_box_;
+  std::size_t element_bytes_;     // one point of every field: batch * sizeof(Complex)
+  std::vector<Complex> work_;     // every stage between the first sweep and the last
+  std::vector<Real> real_plane_;  // real input: one plane of stage 0, aligned for FFTW
+  ExchangeArray<Complex> send_;   // from the row exchange's allocate() (else the column's)
+  ExchangeArray<Complex> recv_;
   std::vector<Complex> data_;  // data(), allocated on first use
   std::unique_ptr<Topology> row_topology_;
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;
   std::unique_ptr<Transpose> column_;
-  // One plane of a stage each, in place, run at every plane: [direction, stage].
-  std::map<std::pair<Direction, std::size_t>, FftwPlan> plane_plans_;
+  // One plane of a stage each, run at every plane: [direction, stage].
+  std::map<std::pair<Direction, std::size_t>, FftwPlan<Real>> plane_plans_;
   std::vector<Sweep> forward_;  // planned at construction; forward() only walks it
   std::vector<Sweep> backward_;
   PhaseTimer* timer_ = nullptr;
 };
+
+using Pencil3d = BasicPencil3d<double>;
 
 }  // namespace a2afft::fft

@@ -1,7 +1,6 @@
 #include "pencil_geometry.hpp"
 
 #include <algorithm>
-#include <complex>
 #include <utility>
 
 #include "error.hpp"
@@ -9,11 +8,8 @@
 namespace a2afft::fft {
 namespace {
 
-// The engines are c2c double; the exchanges move bytes.
-constexpr std::size_t kElementBytes = sizeof(std::complex<double>);
-
-std::size_t exchanged_block_bytes(const TransposeShape& transpose) {
-  return transpose.is_identity() ? 0 : transpose.block_elements() * kElementBytes;
+std::size_t exchanged_block_bytes(const TransposeShape& transpose, std::size_t element_bytes) {
+  return transpose.is_identity() ? 0 : transpose.block_elements() * element_bytes;
 }
 
 }  // namespace
@@ -71,12 +67,12 @@ bool PencilGeometry::output_is_y_major() const {
   return output_ == PencilOutput::transposed && stages_[2].y_major;
 }
 
-std::size_t PencilGeometry::row_block_bytes() const {
-  return exchanged_block_bytes(row_);
+std::size_t PencilGeometry::row_block_bytes(std::size_t element_bytes) const {
+  return exchanged_block_bytes(row_, element_bytes);
 }
 
-std::size_t PencilGeometry::column_block_bytes() const {
-  return exchanged_block_bytes(column_);
+std::size_t PencilGeometry::column_block_bytes(std::size_t element_bytes) const {
+  return exchanged_block_bytes(column_, element_bytes);
 }
 
 std::size_t PencilGeometry::data_elements() const {

@@ -13,6 +13,9 @@
 // estimates from it before any plan exists.
 namespace a2afft::fft {
 
+/// Bytes of one complex double, the element of a c2c double transform of one field.
+inline constexpr std::size_t kComplexDoubleBytes = 16;
+
 /// Where the forward output stays: in the layout the column transpose leaves it (all of x, y
 /// split over p0, z over p1), or moved back to the input layout by two more transposes.
 enum class PencilOutput { transposed, natural };
@@ -85,10 +88,11 @@ class PencilGeometry {
   /// the p0 ranks of our column; inverse() of each is the way back.
   const TransposeShape& row_transpose() const { return row_; }
   const TransposeShape& column_transpose() const { return column_; }
-  /// Bytes of one block of the row (column) exchange, padded to the largest part: what the
-  /// exchange plan is made for. 0 without that transpose.
-  std::size_t row_block_bytes() const;
-  std::size_t column_block_bytes() const;
+  /// Bytes of one block of the row (column) exchange, padded to the largest part, for elements
+  /// of `element_bytes` (a complex double by default; a batch of k fields moves k of them per
+  /// point): what the exchange plan is made for. 0 without that transpose.
+  std::size_t row_block_bytes(std::size_t element_bytes = kComplexDoubleBytes) const;
+  std::size_t column_block_bytes(std::size_t element_bytes = kComplexDoubleBytes) const;
 
   /// Complex elements of the local work array: the largest stage (0 on a rank that holds
   /// nothing).

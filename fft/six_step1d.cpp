@@ -48,14 +48,14 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
   Complex* work = work_.data();
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     const auto d = static_cast<std::size_t>(direction == Direction::backward);
-    n1_plans_[d] = FftwPlan({{s(n1), 1}}, {}, work, work, direction, options.rigor);
-    n2_plans_[d] = FftwPlan({{s(n2), 1}}, {}, work, work, direction, options.rigor);
+    n1_plans_[d] = FftwPlan<double>({{s(n1), 1}}, {}, work, work, direction, options.rigor);
+    n2_plans_[d] = FftwPlan<double>({{s(n2), 1}}, {}, work, work, direction, options.rigor);
   }
   // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
   // matrix (transposing a chunk of rows at a time inside a sweep measured 1.5-2x slower).
   const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
-    return FftwPlan({}, {{s(rows), s(columns), 1}, {s(columns), 1, s(rows)}}, from, to,
-                    Direction::forward, options.rigor);
+    return FftwPlan<double>({}, {{s(rows), s(columns), 1}, {s(columns), 1, s(rows)}}, from, to,
+                            Direction::forward, options.rigor);
   };
   recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), work);
   recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work);
@@ -118,7 +118,7 @@ void SixStep1d::copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, 
   }
 }
 
-void SixStep1d::local_transpose(const FftwPlan& plan, const Complex* from, Complex* to) {
+void SixStep1d::local_transpose(const FftwPlan<double>& plan, const Complex* from, Complex* to) {
   const ScopedPhase timed(timer_, "transpose");
   plan.execute(from, to);
 }

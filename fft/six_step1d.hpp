@@ -92,7 +92,7 @@ class SixStep1d {
     std::size_t rows;
     std::size_t length;
     bool unpack;  // from the last exchange's blocks, as runs (see copy_runs())
-    const FftwPlan* fft;
+    const FftwPlan<double>* fft;
     Twiddle twiddle;
     bool pack;           // into the next exchange's blocks
     double scale = 1.0;  // each row is multiplied by it after its FFT and twiddle
@@ -103,7 +103,7 @@ class SixStep1d {
   void exchange(Own own);
   void copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, std::size_t last,
                  bool into_rows);
-  void local_transpose(const FftwPlan& plan, const Complex* from, Complex* to);
+  void local_transpose(const FftwPlan<double>& plan, const Complex* from, Complex* to);
   void sweep(const Sweep& sweep, const Complex* from, Complex* to);
 
   MPI_Comm comm_;
@@ -117,12 +117,12 @@ class SixStep1d {
   std::vector<Complex> data_;  // data(), allocated on first use
   TwiddleTable twiddles_;      // W_N^m; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1)
   // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
-  std::array<FftwPlan, 2> n1_plans_;
-  std::array<FftwPlan, 2> n2_plans_;
+  std::array<FftwPlan<double>, 2> n1_plans_;
+  std::array<FftwPlan<double>, 2> n2_plans_;
   // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> rows, and rows [N2/P][N1] or
   // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
-  std::array<FftwPlan, 2> recv_to_rows_;
-  std::array<FftwPlan, 2> rows_to_send_;
+  std::array<FftwPlan<double>, 2> recv_to_rows_;
+  std::array<FftwPlan<double>, 2> rows_to_send_;
   PhaseTimer* timer_ = nullptr;
 };
 
