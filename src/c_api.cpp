@@ -134,6 +134,9 @@ void a2afft_fft3d_options_init(a2afft_fft3d_options* options) {
   options->rigor = A2AFFT_RIGOR_MEASURE;
   options->output = A2AFFT_FFT3D_OUTPUT_TRANSPOSED;
   options->scaling = A2AFFT_SCALING_NONE;
+  options->kind = A2AFFT_KIND_C2C;
+  options->precision = A2AFFT_PRECISION_DOUBLE;
+  options->batch = 1;
 }
 
 void a2afft_fft1d_options_init(a2afft_fft1d_options* options) {
@@ -172,6 +175,9 @@ int a2afft_fft3d_create(MPI_Comm comm, const size_t shape[3], const a2afft_fft3d
     cpp.output = static_cast<a2afft::Fft3dOutput>(given.output);
     cpp.wisdom_file = text_or(given.wisdom_file, "");
     cpp.scaling = static_cast<a2afft::Scaling>(given.scaling);
+    cpp.kind = static_cast<a2afft::Kind>(given.kind);
+    cpp.precision = static_cast<a2afft::Precision>(given.precision);
+    cpp.batch = given.batch;
     *plan = new a2afft_fft3d_plan{a2afft::Fft3d(comm, {shape[0], shape[1], shape[2]}, cpp), {}};
   });
 }
@@ -222,6 +228,18 @@ size_t a2afft_fft3d_in_place_elements(a2afft_fft3d plan) {
   return plan == nullptr ? 0 : plan->fft.in_place_elements();
 }
 
+size_t a2afft_fft3d_input_bytes(a2afft_fft3d plan) {
+  return plan == nullptr ? 0 : plan->fft.input_bytes();
+}
+
+size_t a2afft_fft3d_output_bytes(a2afft_fft3d plan) {
+  return plan == nullptr ? 0 : plan->fft.output_bytes();
+}
+
+size_t a2afft_fft3d_in_place_bytes(a2afft_fft3d plan) {
+  return plan == nullptr ? 0 : plan->fft.in_place_bytes();
+}
+
 size_t a2afft_fft3d_workspace_bytes(a2afft_fft3d plan) {
   return plan == nullptr ? 0 : plan->fft.workspace_bytes();
 }
@@ -234,6 +252,17 @@ int a2afft_fft3d_forward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_com
 int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out) {
   return guarded([&] {
     checked(plan, "a2afft_fft3d_backward").fft.backward(as_complex(in), as_complex(out));
+  });
+}
+
+int a2afft_fft3d_execute(a2afft_fft3d plan, int direction, const void* in, size_t in_bytes,
+                         void* out, size_t out_bytes) {
+  constexpr const char* who = "a2afft_fft3d_execute";
+  return guarded([&] {
+    a2afft::Fft3d& fft = checked(plan, who).fft;
+    a2afft::library::check_enum(direction, 2, "direction",
+                                "A2AFFT_FORWARD (0) or A2AFFT_BACKWARD (1)", who);
+    fft.execute(static_cast<a2afft::Direction>(direction), in, in_bytes, out, out_bytes);
   });
 }
 

@@ -1,5 +1,6 @@
 #include "collective_checks.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "error.hpp"
@@ -76,10 +77,37 @@ void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who)
   check_enum(static_cast<int>(scaling), 3, "scaling", "none (0), full (1) or symmetric (2)", who);
 }
 
-void check_arrays(const Complex* in, std::size_t in_elements, const Complex* out,
-                  std::size_t out_elements, std::string_view call, MPI_Comm comm) {
-  std::string failure;
-  const auto check = [&](const Complex* array, std::size_t elements, const char* name) {
+void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batch,
+                                std::string_view who) {
+  check_enum(static_cast<int>(kind), 2, "kind", "c2c (0) or r2c (1)", who);
+  check_enum(static_cast<int>(precision), 2, "precision",
+             "double_precision (0) or single_precision (1)", who);
+  if (batch == 0) {
+    throw UsageError(std::string(who) + ": batch=0 is not valid; expected the number of fields " +
+                     "transformed together, at least 1");
+  }
+}
+
+void check_overload(Precision expected_precision, Kind kind, Precision precision, bool real_side,
+                    std::string_view who, std::string_view call) {
+  if (expected_precision == precision && (kind == Kind::r2c) == real_side) return;
+  const bool single = precision == Precision::single_precision;
+  const std::string complex_type = single ? "ComplexFloat" : "Complex";
+  const std::string real_type = single ? "float" : "double";
+  const bool forward = call.find("forward") != std::string_view::npos;
+  const std::string fitting = kind == Kind::c2c
+                                  ? "(const " + complex_type + "*, " + complex_type + "*)"
+                                  : (forward ? "(const " + real_type + "*, " + complex_type + "*)"
+                                             : "(const " + complex_type + "*, " + real_type + "*)");
+  throw UsageError(std::string(who) + ": " + std::string(call) + " does not fit this plan, a " +
+                   (kind == Kind::r2c ? "r2c" : "c2c") + " " + real_type + " transform; call " +
+                   std::string(call.substr(0, call.find('('))) + fitting);
+}
+
+void check_arrays(const void* in, std::size_t in_elements, const void* out,
+                  std::size_t out_elements, std::string_view call, MPI_Comm comm,
+                  std::string failure) {
+  const auto check = [&](const void* array, std::size_t elements, const char* name) {
     if (!failure.empty()) return;
     if (array == nullptr && elements > 0) {
       failure =
@@ -102,13 +130,38 @@ void check_arrays(const Complex* in, std::size_t in_elements, const Complex* out
   throw UsageError(mpi::agreed_message(failure, comm).text);
 }
 
-void import_wisdom(const std::string& path, MPI_Comm comm) {
-  fft::import_wisdom(path, comm, "wisdom_file");
+std::string size_failure(const void* in, std::size_t in_bytes, std::size_t in_needed,
+                         const void* out, std::size_t out_bytes, std::size_t out_needed,
+                         std::size_t in_place_needed) {
+  const auto too_small = [](const char* name, std::size_t bytes, std::size_t needed,
+                            const char* what) {
+    return std::string(name) + " holds " + std::to_string(bytes) + " bytes but " + what +
+           " needs " + std::to_string(needed) + " here";
+  };
+  if (in == out && in != nullptr) {
+    const std::size_t held = std::min(in_bytes, out_bytes);
+    if (held < in_place_needed) return too_small("in == out", held, in_place_needed, "in place");
+    return {};
+  }
+  if (in_bytes < in_needed) return too_small("in", in_bytes, in_needed, "the input");
+  if (out_bytes < out_needed) return too_small("out", out_bytes, out_needed, "the output");
+  return {};
 }
 
-void export_wisdom(const std::string& path, MPI_Comm comm) {
-  fft::export_wisdom(path, comm, "wisdom_file");
+template <typename Real>
+void import_wisdom(const std::string& path, MPI_Comm comm) {
+  fft::import_wisdom<Real>(path, comm, "wisdom_file");
 }
+
+template <typename Real>
+void export_wisdom(const std::string& path, MPI_Comm comm) {
+  fft::export_wisdom<Real>(path, comm, "wisdom_file");
+}
+
+template void import_wisdom<double>(const std::string&, MPI_Comm);
+template void import_wisdom<float>(const std::string&, MPI_Comm);
+template void export_wisdom<double>(const std::string&, MPI_Comm);
+template void export_wisdom<float>(const std::string&, MPI_Comm);
 
 FftTimes times_of(const PhaseTimer& timer) {
   const auto seconds = [&](std::string_view phase) {

@@ -7,9 +7,11 @@
 
 #include <mpi.h>
 
+#include <complex>
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -43,24 +45,93 @@ void check_enum(int value, int count, std::string_view name, std::string_view va
 /// check_enum for the options every FFT has.
 void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who);
 
+/// The options every FFT has for what it transforms: a kind and a precision among the
+/// enumerators (a C caller can pass any int) and a batch of at least one field.
+void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batch,
+                                std::string_view who);
+
+/// Throws UsageError unless a forward/backward overload of `precision` with (`real_side`) or
+/// without a real array fits a plan of `kind` and `expected_precision`; the message names the
+/// overload to call. `call` is the overload called, e.g. "Fft3d::forward(const float*, ...)".
+void check_overload(Precision expected_precision, Kind kind, Precision precision, bool real_side,
+                    std::string_view who, std::string_view call);
+/// The Precision of `Real`.
+template <typename Real>
+constexpr Precision precision_of =
+    std::is_same_v<Real, float> ? Precision::single_precision : Precision::double_precision;
+
+/// "(const double*, Complex*)": an overload's arguments, for messages.
+template <typename T>
+constexpr const char* type_name() {
+  if constexpr (std::is_same_v<T, double>) return "double";
+  if constexpr (std::is_same_v<T, float>) return "float";
+  if constexpr (std::is_same_v<T, Complex>) return "Complex";
+  if constexpr (std::is_same_v<T, ComplexFloat>) return "ComplexFloat";
+  return "?";
+}
+template <typename In, typename Out>
+std::string signature() {
+  return std::string("(const ") + type_name<In>() + "*, " + type_name<Out>() + "*)";
+}
+
 /// Checks one call's arrays on every rank: none may be null where it holds elements, and all
 /// must be 16-byte aligned (FFTW's plans are made for that alignment). One MPI_Allreduce of an
 /// int when all is well; otherwise every rank throws the lowest failing rank's UsageError.
-void check_arrays(const Complex* in, std::size_t in_elements, const Complex* out,
-                  std::size_t out_elements, std::string_view call, MPI_Comm comm);
+/// `failure`: a problem found before, on this rank (e.g. an array too small), agreed the same way.
+void check_arrays(const void* in, std::size_t in_elements, const void* out,
+                  std::size_t out_elements, std::string_view call, MPI_Comm comm,
+                  std::string failure = {});
 
-/// The wisdom steps of planned_with_wisdom, naming the option `wisdom_file` in errors.
+/// Bytes of one complex number, and of one input scalar (real for r2c), of `precision`.
+constexpr std::size_t complex_bytes(Precision precision) {
+  return precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex);
+}
+constexpr std::size_t input_scalar_bytes(Kind kind, Precision precision) {
+  return kind == Kind::r2c ? complex_bytes(precision) / 2 : complex_bytes(precision);
+}
+
+/// Why arrays of `in_bytes` and `out_bytes` cannot serve a call that reads `in_needed` and
+/// writes `out_needed` bytes (in place, in == out: `in_place_needed`), or "" when they can.
+std::string size_failure(const void* in, std::size_t in_bytes, std::size_t in_needed,
+                         const void* out, std::size_t out_bytes, std::size_t out_needed,
+                         std::size_t in_place_needed);
+
+/// f(in, out) with the arrays cast to the types of a `kind`, `precision` transform in the
+/// `forward` direction or back: the typed calls behind a type-erased execute().
+template <typename F>
+void dispatch(Kind kind, Precision precision, bool forward, const void* in, void* out, F&& f) {
+  const auto typed = [&](auto real) {
+    using Real = decltype(real);
+    using C = std::complex<Real>;
+    if (kind == Kind::c2c) {
+      f(static_cast<const C*>(in), static_cast<C*>(out));
+    } else if (forward) {
+      f(static_cast<const Real*>(in), static_cast<C*>(out));
+    } else {
+      f(static_cast<const C*>(in), static_cast<Real*>(out));
+    }
+  };
+  if (precision == Precision::single_precision) {
+    typed(float{});
+  } else {
+    typed(double{});
+  }
+}
+
+/// The wisdom steps of planned_with_wisdom for `Real`'s FFTW, naming the option `wisdom_file`.
+template <typename Real = double>
 void import_wisdom(const std::string& path, MPI_Comm comm);
+template <typename Real = double>
 void export_wisdom(const std::string& path, MPI_Comm comm);
 
-/// make(), the planning of an engine, between reading the wisdom file at `path` (when set) and
-/// writing back what planning learned: what Fft3dOptions::wisdom_file and Fft1dOptions's mean.
-/// Collective over `comm`.
-template <typename Make>
+/// make(), the planning of an engine of precision `Real`, between reading the wisdom file at
+/// `path` (when set) and writing back what planning learned: what Fft3dOptions::wisdom_file and
+/// Fft1dOptions's mean. Collective over `comm`.
+template <typename Real = double, typename Make>
 auto planned_with_wisdom(const std::string& path, MPI_Comm comm, Make make) {
-  if (!path.empty()) import_wisdom(path, comm);
+  if (!path.empty()) import_wisdom<Real>(path, comm);
   auto engine = make();
-  if (!path.empty()) export_wisdom(path, comm);
+  if (!path.empty()) export_wisdom<Real>(path, comm);
   return engine;
 }
 /// The split of the last call an engine recorded in `timer` (cleared before the call).

@@ -1,4 +1,4 @@
-/* a2afft's C API: the distributed 3D and 1D complex FFTs of a2afft/fft3d.hpp and fft1d.hpp,
+/* a2afft's C API: the distributed 3D and 1D FFTs of a2afft/fft3d.hpp and fft1d.hpp,
  * for C, and for Fortran through ISO_C_BINDING (the _f functions take a Fortran communicator).
  *
  *     a2afft_fft3d plan;
@@ -38,9 +38,16 @@ enum { A2AFFT_RIGOR_ESTIMATE = 0, A2AFFT_RIGOR_MEASURE = 1, A2AFFT_RIGOR_PATIENT
 enum { A2AFFT_SCALING_NONE = 0, A2AFFT_SCALING_FULL = 1, A2AFFT_SCALING_SYMMETRIC = 2 };
 enum { A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1 };
 enum { A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1 };
+/* c2c, or r2c (real input; n2/2+1 complex points along the last dimension, FFTW's convention). */
+enum { A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1 };
+enum { A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1 };
+/* The direction of a2afft_fft3d_execute. */
+enum { A2AFFT_FORWARD = 0, A2AFFT_BACKWARD = 1 };
 
 /* One complex double, real part first: the layout of fftw_complex and of double _Complex. */
 typedef double a2afft_complex[2];
+/* One complex float: the layout of fftwf_complex and of float _Complex. */
+typedef float a2afft_complex_float[2];
 
 /* Opaque plans. */
 typedef struct a2afft_fft3d_plan* a2afft_fft3d;
@@ -58,6 +65,9 @@ typedef struct a2afft_fft3d_options {
   int output;                  /* A2AFFT_FFT3D_OUTPUT_*; default TRANSPOSED (fastest) */
   const char* wisdom_file;     /* FFTW wisdom read before, written after planning; NULL: none */
   int scaling;                 /* A2AFFT_SCALING_*; default NONE (as FFTW) */
+  int kind;                    /* A2AFFT_KIND_*; default C2C */
+  int precision;               /* A2AFFT_PRECISION_*; default DOUBLE */
+  size_t batch;                /* fields transformed together, interleaved (field fastest); 1 */
 } a2afft_fft3d_options;
 
 /* Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */
@@ -81,7 +91,8 @@ const char* a2afft_error_message(void);
 /* The library's version, e.g. "0.1.0". Not collective. */
 const char* a2afft_version(void);
 
-/* ---- 3D c2c FFT of n0 x n1 x n2 doubles on a p0 x p1 pencil grid (see a2afft/fft3d.hpp). ---- */
+/* ---- 3D FFT of n0 x n1 x n2 points on a p0 x p1 pencil grid (see a2afft/fft3d.hpp): c2c or
+ * r2c, double or float, one field or a batch. ---- */
 
 /* Plans the transform; `options` may be NULL for the defaults. On success *plan is the plan;
  * on failure it is NULL and nothing is left allocated. */
@@ -100,11 +111,15 @@ int a2afft_fft3d_destroy(a2afft_fft3d* plan);
  * dimensions swapped). Any of the arrays may be NULL. Not collective. */
 int a2afft_fft3d_input_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]);
 int a2afft_fft3d_output_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]);
-/* Elements of the local input, of the local output, and of an array for in-place transforms;
- * bytes of the plan's own work arrays. Not collective; 0 for a NULL plan. */
+/* Scalars of the local input (complex, or real for r2c) and output (complex), times the batch;
+ * complex numbers of an array for in-place transforms; the same three in bytes; bytes of the
+ * plan's own work arrays. Not collective; 0 for a NULL plan. */
 size_t a2afft_fft3d_input_elements(a2afft_fft3d plan);
 size_t a2afft_fft3d_output_elements(a2afft_fft3d plan);
 size_t a2afft_fft3d_in_place_elements(a2afft_fft3d plan);
+size_t a2afft_fft3d_input_bytes(a2afft_fft3d plan);
+size_t a2afft_fft3d_output_bytes(a2afft_fft3d plan);
+size_t a2afft_fft3d_in_place_bytes(a2afft_fft3d plan);
 size_t a2afft_fft3d_workspace_bytes(a2afft_fft3d plan);
 
 /* Forward transform of `in` (the input box) into `out` (the output box): in place when
@@ -112,6 +127,13 @@ size_t a2afft_fft3d_workspace_bytes(a2afft_fft3d plan);
  * aligned (malloc and fftw_malloc are). backward goes from the output box to the input box. */
 int a2afft_fft3d_forward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out);
 int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out);
+/* Any kind and precision (the two above are for c2c double plans only): `direction` is
+ * A2AFFT_FORWARD (in: the input box, of doubles/floats for r2c, else complex; out: the output
+ * box, complex) or A2AFFT_BACKWARD (the other way). `in_bytes` and `out_bytes` say how much
+ * the arrays hold; an array smaller than its side needs on any rank is an error on every rank
+ * (A2AFFT_ERROR_USAGE, naming the rank and the sizes), and nothing is written. */
+int a2afft_fft3d_execute(a2afft_fft3d plan, int direction, const void* in, size_t in_bytes,
+                         void* out, size_t out_bytes);
 
 /* Which exchanges run, e.g. "row=-,column=auto→pairwise"; owned by the plan. Not collective. */
 const char* a2afft_fft3d_describe(a2afft_fft3d plan);

@@ -1,7 +1,7 @@
 #pragma once
 
-// What a2afft's distributed FFTs (Fft3d, Fft1d) share: the element type, the planning rigor,
-// the scaling, local boxes and phase times.
+// What a2afft's distributed FFTs (Fft3d, Fft2d, Fft1d) share: the element types, the transform
+// kinds and precisions, the planning rigor, the scaling, local boxes and phase times.
 
 #include <array>
 #include <complex>
@@ -12,6 +12,20 @@ namespace a2afft {
 /// The element of every c2c transform: interleaved real and imaginary doubles, the layout of
 /// fftw_complex and of C's double _Complex.
 using Complex = std::complex<double>;
+/// The complex element of single-precision transforms: the layout of fftwf_complex and of C's
+/// float _Complex.
+using ComplexFloat = std::complex<float>;
+
+/// What a transform takes: complex input (c2c), or real input whose forward transform keeps
+/// the n/2+1 non-negative frequencies of the last (contiguous) dimension, FFTW's r2c
+/// convention; backward is then c2r. Both unnormalized, as FFTW, unless scaled.
+enum class Kind { c2c, r2c };
+
+/// Which way a type-erased execute() transforms: forward (input to output) or backward.
+enum class Direction { forward, backward };
+
+/// The floating-point type of the data: double (FFTW's fftw_*) or float (fftwf_*).
+enum class Precision { double_precision, single_precision };
 
 /// How hard FFTW plans: FFTW_ESTIMATE, FFTW_MEASURE (the default: its plans ran 1.6x faster
 /// than ESTIMATE's at 128^3) or FFTW_PATIENT. MEASURE and PATIENT time candidate plans at

@@ -45,11 +45,23 @@ struct Fft3dOptions {
   Scaling scaling = Scaling::none;
   /// The node layout the exchanges see; empty: the real machine (or A2AFFT_* variables).
   LayoutRequest layout;
+  /// c2c (complex input) or r2c (real input; the output has n2/2+1 points along dimension 2,
+  /// so every transpose moves about half the bytes of the c2c).
+  Kind kind = Kind::c2c;
+  /// double or single: the arrays are Complex and double, or ComplexFloat and float.
+  Precision precision = Precision::double_precision;
+  /// Fields transformed together (e.g. 3 velocity components), >= 1. They are interleaved,
+  /// field fastest: value f of point p is element p * batch + f of the array, the layout of an
+  /// array of structs (u, v, w) and of FFTW's howmany with stride batch, distance 1. Each
+  /// transpose moves all fields in one exchange (its latency paid once, not per field), and a
+  /// point's fields travel together without a pack of their own.
+  std::size_t batch = 1;
 };
 
-/// A distributed 3D complex-to-complex FFT of doubles on a p0 x p1 pencil grid; every global
-/// transpose runs through one of a2afft's all-to-all exchanges. Like fftw_mpi_plan_dft_3d and
-/// heffte::fft3d: built collectively, then forward() and backward() as often as needed.
+/// A distributed 3D FFT on a p0 x p1 pencil grid: c2c or r2c, double or float, of one field or
+/// a batch; every global transpose runs through one of a2afft's all-to-all exchanges. Like
+/// fftw_mpi_plan_dft_3d and heffte::fft3d: built collectively, then forward() and backward() as
+/// often as needed.
 ///
 ///     a2afft::Fft3d fft(MPI_COMM_WORLD, {n0, n1, n2});
 ///     std::vector<a2afft::Complex> data(fft.in_place_elements());
@@ -63,6 +75,13 @@ struct Fft3dOptions {
 /// dimension 1 and part b of dimension 2, stored [1][0][2] when p0 > 1 (row-major when p0 = 1).
 /// A dimension split into more parts than it has points leaves some ranks empty boxes; they
 /// take part in every call all the same.
+///
+/// r2c (options.kind): the input is n0 x n1 x n2 reals, the output n0 x n1 x (n2/2+1) complex
+/// numbers, FFTW's r2c convention (the other half is the conjugate mirror). The input box holds
+/// all n2 points of dimension 2, unpadded (no FFTW-style 2(n2/2+1) padding is needed, in
+/// place or not); the output box is a part of the complex array, as for c2c. backward() is the
+/// c2r: complex in, real out. An in-place array holds in_place_elements() complex numbers
+/// (enough for either side), the real input stored from its start.
 ///
 /// All planning happens in the constructor: the grid, the exchanges (and `auto`'s timing),
 /// FFTW's plans, the work arrays. forward() and backward() allocate and plan nothing.
@@ -90,18 +109,32 @@ class Fft3d {
   static std::array<std::size_t, 2> exchange_block_bytes(const std::array<std::size_t, 3>& shape,
                                                          const std::array<int, 2>& grid,
                                                          Fft3dOutput output);
+  /// The same for a plan of `kind`, `precision` and `batch` fields: r2c moves n2/2+1 points along
+  /// dimension 2, and each point is batch complex numbers of the precision.
+  static std::array<std::size_t, 2> exchange_block_bytes(const std::array<std::size_t, 3>& shape,
+                                                         const std::array<int, 2>& grid,
+                                                         Fft3dOutput output, Kind kind,
+                                                         Precision precision, std::size_t batch);
 
   /// {n0, n1, n2}, the global shape.
   std::array<std::size_t, 3> shape() const;
   /// {p0, p1}, the grid in use.
   std::array<int, 2> grid() const;
-  /// This rank's part of forward()'s input (and backward()'s output): row-major.
+  Kind kind() const;
+  Precision precision() const;
+  std::size_t batch() const;
+  /// This rank's part of forward()'s input (and backward()'s output): row-major. For r2c a part
+  /// of the real n0 x n1 x n2 array (all of dimension 2).
   Box3 input_box() const;
-  /// This rank's part of forward()'s output (and backward()'s input); see Fft3dOutput.
+  /// This rank's part of forward()'s output (and backward()'s input); see Fft3dOutput. For r2c
+  /// a part of the complex n0 x n1 x (n2/2+1) array.
   Box3 output_box() const;
-  std::size_t input_elements() const { return input_box().elements(); }
-  std::size_t output_elements() const { return output_box().elements(); }
-  /// Elements an array needs to be transformed in place: the larger of the two boxes.
+  /// Scalars of the local input (complex, or real for r2c) and output (complex): the box's
+  /// points times the batch.
+  std::size_t input_elements() const;
+  std::size_t output_elements() const;
+  /// Complex numbers (of the plan's precision) an array needs to be transformed in place: the
+  /// larger of the two sides in bytes.
   std::size_t in_place_elements() const;
 
   /// Transforms `in` (input_elements(), row-major over input_box()) into `out`
@@ -110,10 +143,36 @@ class Fft3d {
   /// must be aligned as new, malloc, std::vector and fftw_malloc give (16 bytes); otherwise
   /// every rank throws UsageError naming the rank. A rank with empty boxes may pass nullptr.
   /// Collective over the plan's ranks.
+  /// The overload must match the plan's kind and precision (c2c double: this one; see below);
+  /// another throws UsageError naming the one to call.
   void forward(const Complex* in, Complex* out);
   /// Transforms `in` (output_box() elements, in its order) into `out` (input_box(), row-major),
   /// scaled as the options say; otherwise as forward().
   void backward(const Complex* in, Complex* out);
+  /// c2c float.
+  void forward(const ComplexFloat* in, ComplexFloat* out);
+  void backward(const ComplexFloat* in, ComplexFloat* out);
+  /// r2c double: real in, complex out; backward is the c2r.
+  void forward(const double* in, Complex* out);
+  void backward(const Complex* in, double* out);
+  /// r2c float.
+  void forward(const float* in, ComplexFloat* out);
+  void backward(const ComplexFloat* in, float* out);
+  /// A rank whose boxes are empty may pass nullptr, whatever the plan's kind and precision.
+  void forward(std::nullptr_t, std::nullptr_t);
+  void backward(std::nullptr_t, std::nullptr_t);
+
+  /// Bytes of the local input (forward's `in`, backward's `out`), of the local output, and of an
+  /// array for in-place transforms, in the plan's types.
+  std::size_t input_bytes() const;
+  std::size_t output_bytes() const;
+  std::size_t in_place_bytes() const;
+  /// forward() or backward() for callers that hold untyped memory (the C, Fortran and Python
+  /// bindings): `in` and `out` hold `in_bytes` and `out_bytes` of the plan's types. Throws
+  /// UsageError on every rank when some rank's array is smaller than its side needs (in place:
+  /// in_place_bytes()), before anything is transformed.
+  void execute(Direction direction, const void* in, std::size_t in_bytes, void* out,
+               std::size_t out_bytes);
 
   /// Bytes of the plan's own arrays on this rank (the work array, the exchanges' send and
   /// receive buffers). Not counted: the exchanges' internal scratch and FFTW's plans.
@@ -126,6 +185,8 @@ class Fft3d {
 
  private:
   struct Plan;
+  template <typename In, typename Out>
+  void run(bool forward, const In* in, Out* out, std::string size_failure = {});
   std::unique_ptr<Plan> plan_;
 };
 

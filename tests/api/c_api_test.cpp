@@ -208,3 +208,119 @@ TEST(CApi, a_1d_plan_from_a_fortran_communicator) {
 }
 
 }  // namespace
+
+namespace {
+
+// An r2c float plan through a2afft_fft3d_execute: a plane wave's spectrum, the round trip, and
+// on one rank an output array one byte short, which must fail the call on every rank (naming
+// the sizes) and write nothing; the plan still works afterwards. A batch of 0 fails creation.
+TEST(CApi, r2c_float_through_execute_checks_the_buffer_sizes) {
+  const size_t shape[3] = {6, 4, 5};
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  EXPECT_EQ(options.kind, A2AFFT_KIND_C2C);
+  EXPECT_EQ(options.precision, A2AFFT_PRECISION_DOUBLE);
+  EXPECT_EQ(options.batch, 1u);
+  options.kind = A2AFFT_KIND_R2C;
+  options.precision = A2AFFT_PRECISION_FLOAT;
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.output = A2AFFT_FFT3D_OUTPUT_NATURAL;
+  options.scaling = A2AFFT_SCALING_FULL;
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  size_t lower[3], size[3];
+  ASSERT_EQ(a2afft_fft3d_input_box(plan, lower, size, nullptr), A2AFFT_SUCCESS);
+  EXPECT_EQ(size[2], 5u);  // all of the real dimension
+  EXPECT_EQ(a2afft_fft3d_input_bytes(plan), size[0] * size[1] * size[2] * sizeof(float));
+  EXPECT_EQ(sum_over(long(a2afft_fft3d_input_elements(plan))), 6 * 4 * 5);
+  EXPECT_EQ(sum_over(long(a2afft_fft3d_output_elements(plan))), 6 * 4 * 3);  // 5/2+1
+  EXPECT_EQ(a2afft_fft3d_output_bytes(plan),
+            a2afft_fft3d_output_elements(plan) * sizeof(a2afft_complex_float));
+
+  // x = cos(2 pi (i / 6 + 2 k / 5)): only modes (1, 0, 2) and (-1, 0, -2) of the full spectrum,
+  // of which r2c keeps (1, 0, 2), as N/2.
+  std::vector<float> x(a2afft_fft3d_input_elements(plan));
+  for (size_t i = 0; i < size[0]; ++i)
+    for (size_t j = 0; j < size[1]; ++j)
+      for (size_t k = 0; k < size[2]; ++k)
+        x[(i * size[1] + j) * size[2] + k] = static_cast<float>(
+            std::cos(2 * M_PI * (double(lower[0] + i) / 6 + 2.0 * double(k) / 5)));
+  std::vector<std::complex<float>> spectrum(a2afft_fft3d_output_elements(plan));
+  const size_t x_bytes = x.size() * sizeof(float);
+  const size_t spectrum_bytes = spectrum.size() * sizeof(spectrum[0]);
+  ASSERT_EQ(sum_over(a2afft_fft3d_execute(plan, A2AFFT_FORWARD, x.data(), x_bytes, spectrum.data(),
+                                          spectrum_bytes)),
+            0)
+      << a2afft_error_message();
+  size_t out_lower[3], out_size[3];
+  ASSERT_EQ(a2afft_fft3d_output_box(plan, out_lower, out_size, nullptr), A2AFFT_SUCCESS);
+  double worst = 0;
+  for (size_t i = 0; i < out_size[0]; ++i)
+    for (size_t j = 0; j < out_size[1]; ++j)
+      for (size_t k = 0; k < out_size[2]; ++k) {
+        const bool mode = out_lower[0] + i == 1 && out_lower[1] + j == 0 && out_lower[2] + k == 2;
+        const std::complex<float> want(mode ? 6 * 4 * 5 / 2.0f : 0.0f, 0.0f);
+        worst = std::max(
+            worst, double(std::abs(spectrum[(i * out_size[1] + j) * out_size[2] + k] - want)));
+      }
+  EXPECT_LT(max_over(worst), 1e-4);
+
+  // Backward, scaled by 1/N: x again.
+  std::vector<float> back(x.size());
+  ASSERT_EQ(sum_over(a2afft_fft3d_execute(plan, A2AFFT_BACKWARD, spectrum.data(), spectrum_bytes,
+                                          back.data(), x_bytes)),
+            0)
+      << a2afft_error_message();
+  worst = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    worst = std::max(worst, double(std::abs(back[i] - x[i])));
+  EXPECT_LT(max_over(worst), 1e-5);
+
+  // The last rank's output is a byte short: every rank fails, and nothing is written.
+  const bool short_here = rank_in() == size_of() - 1;
+  std::vector<std::complex<float>> untouched(spectrum.size(), {7.0f, 7.0f});
+  const int status = a2afft_fft3d_execute(plan, A2AFFT_FORWARD, x.data(), x_bytes, untouched.data(),
+                                          short_here ? spectrum_bytes - 1 : spectrum_bytes);
+  EXPECT_EQ(sum_over(status == A2AFFT_ERROR_USAGE ? 1 : 0), size_of());
+  const std::string message = a2afft_error_message();
+  EXPECT_NE(message.find("out holds " + std::to_string(spectrum_bytes - 1) +
+                         " bytes but the "
+                         "output needs " +
+                         std::to_string(spectrum_bytes)),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("on rank " + std::to_string(size_of() - 1)), std::string::npos) << message;
+  long written = 0;
+  for (const std::complex<float>& z : untouched)
+    written += z != std::complex<float>(7.0f, 7.0f) ? 1 : 0;
+  EXPECT_EQ(sum_over(written), 0);
+  // A c2c double call on this plan is refused with the call to make instead.
+  std::vector<Complex> wrong(a2afft_fft3d_in_place_elements(plan));
+  EXPECT_EQ(
+      sum_over(a2afft_fft3d_forward(plan, cells(wrong), cells(wrong)) == A2AFFT_ERROR_USAGE ? 1
+                                                                                            : 0),
+      size_of());
+  EXPECT_NE(std::string(a2afft_error_message()).find("does not fit this plan"), std::string::npos)
+      << a2afft_error_message();
+  EXPECT_EQ(sum_over(a2afft_fft3d_execute(plan, 7, x.data(), x_bytes, spectrum.data(),
+                                          spectrum_bytes) == A2AFFT_ERROR_USAGE
+                         ? 1
+                         : 0),
+            size_of());
+  EXPECT_NE(std::string(a2afft_error_message()).find("direction=7 is not valid"), std::string::npos)
+      << a2afft_error_message();
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
+
+  options.batch = 0;
+  expect_create_fails(
+      [&](a2afft_fft3d* out) { return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, out); },
+      A2AFFT_ERROR_USAGE, "batch=0 is not valid");
+  options.batch = 1;
+  options.precision = 5;
+  expect_create_fails(
+      [&](a2afft_fft3d* out) { return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, out); },
+      A2AFFT_ERROR_USAGE, "precision=5 is not valid");
+}
+
+}  // namespace

@@ -1,0 +1,338 @@
+// Every transform kind (c2c, r2c) x precision (double, float) x batch (1, 3 fields) of the public
+// Fft3d, through the shared liba2afft, against serial FFTW of the whole array in double (every
+// rank computes it for itself: the arrays are small): forward and backward on their own, in
+// place and out of place, odd sizes (an odd last dimension for r2c), every output layout; and the
+// bits of the output the same whichever exchange runs the transposes. Tolerances scale with the
+// precision's epsilon. Every check is reduced over the ranks first (collective.hpp).
+
+#include <fftw3.h>
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+#include <a2afft/a2afft.hpp>
+#include "collective.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace a2afft::api_test;
+
+using a2afft::Kind;
+using a2afft::Precision;
+using Index = std::array<std::size_t, 3>;
+
+// Value of field f at global (row-major) index g: complex for c2c; the real part for r2c.
+std::complex<double> signal(std::size_t g, std::size_t f) {
+  const double x = double(g) + 0.37 * double(f);
+  return {std::sin(0.7 * x + 0.3), std::cos(1.3 * double((g + 5 * f) % 97) - 0.2 * x)};
+}
+
+std::size_t points(const Index& n) {
+  return n[0] * n[1] * n[2];
+}
+
+// The spectrum's shape: n2/2+1 points along dimension 2 for r2c.
+Index spectrum_shape(const Index& n, Kind kind) {
+  return kind == Kind::r2c ? Index{n[0], n[1], n[2] / 2 + 1} : n;
+}
+
+// Serial FFTW (double) of field f of signal() over `n`: the forward spectrum, row-major over
+// spectrum_shape().
+std::vector<std::complex<double>> serial_spectrum(const Index& n, Kind kind, std::size_t f) {
+  const Index m = spectrum_shape(n, kind);
+  std::vector<std::complex<double>> spectrum(points(m));
+  auto* out = reinterpret_cast<fftw_complex*>(spectrum.data());
+  if (kind == Kind::c2c) {
+    for (std::size_t g = 0; g < points(n); ++g)
+      spectrum[g] = signal(g, f);
+    fftw_plan plan =
+        fftw_plan_dft_3d(int(n[0]), int(n[1]), int(n[2]), out, out, FFTW_FORWARD, FFTW_ESTIMATE);
+    fftw_execute(plan);
+    fftw_destroy_plan(plan);
+  } else {
+    std::vector<double> real(points(n));
+    for (std::size_t g = 0; g < points(n); ++g)
+      real[g] = signal(g, f).real();
+    fftw_plan plan =
+        fftw_plan_dft_r2c_3d(int(n[0]), int(n[1]), int(n[2]), real.data(), out, FFTW_ESTIMATE);
+    fftw_execute(plan);
+    fftw_destroy_plan(plan);
+  }
+  return spectrum;
+}
+
+template <typename Visit>
+void for_each_point(const a2afft::Box3& box, Visit visit) {
+  for (std::size_t i = box.lower[0]; i < box.lower[0] + box.size[0]; ++i)
+    for (std::size_t j = box.lower[1]; j < box.lower[1] + box.size[1]; ++j)
+      for (std::size_t k = box.lower[2]; k < box.lower[2] + box.size[2]; ++k)
+        visit(Index{i, j, k});
+}
+
+std::size_t row_major(const Index& at, const Index& n) {
+  return (at[0] * n[1] + at[1]) * n[2] + at[2];
+}
+
+// One configuration, run for one Real: its plan, arrays and checks.
+template <typename Real>
+struct Run {
+  using Complex = std::complex<Real>;
+  // The input scalar: Real for r2c, Complex for c2c; both stored in a Complex array (an
+  // in-place array holds in_place_elements() complex numbers).
+  a2afft::Fft3d& fft;
+  Index n;
+  Kind kind;
+  std::size_t batch;
+
+  Real* real(std::vector<Complex>& array) const { return reinterpret_cast<Real*>(array.data()); }
+
+  // The local input of every field, from signal().
+  std::vector<Complex> input() const {
+    std::vector<Complex> array(fft.in_place_elements());
+    const a2afft::Box3 box = fft.input_box();
+    for_each_point(box, [&](const Index& at) {
+      for (std::size_t f = 0; f < batch; ++f) {
+        const std::size_t i = box.local_index(at) * batch + f;
+        const std::complex<double> v = signal(row_major(at, n), f);
+        if (kind == Kind::r2c) {
+          reinterpret_cast<Real*>(array.data())[i] = static_cast<Real>(v.real());
+        } else {
+          array[i] = Complex(static_cast<Real>(v.real()), static_cast<Real>(v.imag()));
+        }
+      }
+    });
+    return array;
+  }
+
+  // The local output of every field, from serial FFTW.
+  std::vector<Complex> spectrum(
+      const std::vector<std::vector<std::complex<double>>>& reference) const {
+    std::vector<Complex> array(fft.in_place_elements());
+    const a2afft::Box3 box = fft.output_box();
+    const Index m = spectrum_shape(n, kind);
+    for_each_point(box, [&](const Index& at) {
+      for (std::size_t f = 0; f < batch; ++f) {
+        const std::complex<double> v = reference[f][row_major(at, m)];
+        array[box.local_index(at) * batch + f] =
+            Complex(static_cast<Real>(v.real()), static_cast<Real>(v.imag()));
+      }
+    });
+    return array;
+  }
+
+  // max |got - expected| / max |expected| over this rank's output (forward) or input (backward)
+  // elements, max over ranks. `expected(at, f)` gives the value at global point `at`.
+  template <typename Expected>
+  double error(const std::vector<Complex>& got, bool real_values, const a2afft::Box3& box,
+               Expected expected) const {
+    double worst = 0;
+    double scale = 0;
+    for_each_point(box, [&](const Index& at) {
+      for (std::size_t f = 0; f < batch; ++f) {
+        const std::size_t i = box.local_index(at) * batch + f;
+        const std::complex<double> want = expected(at, f);
+        const std::complex<double> value =
+            real_values ? std::complex<double>(reinterpret_cast<const Real*>(got.data())[i], 0)
+                        : std::complex<double>(got[i]);
+        worst = std::max(worst, std::abs(value - want));
+        scale = std::max(scale, std::abs(want));
+      }
+    });
+    return max_over(worst) / std::max(max_over(scale), 1e-300);
+  }
+
+  void forward(const std::vector<Complex>& in, std::vector<Complex>& out) {
+    if (kind == Kind::r2c) {
+      fft.forward(reinterpret_cast<const Real*>(in.data()), out.data());
+    } else {
+      fft.forward(in.data(), out.data());
+    }
+  }
+  void backward(const std::vector<Complex>& in, std::vector<Complex>& out) {
+    if (kind == Kind::r2c) {
+      fft.backward(in.data(), reinterpret_cast<Real*>(out.data()));
+    } else {
+      fft.backward(in.data(), out.data());
+    }
+  }
+};
+
+// Relative error allowed: a few ulps of the precision per level of the FFT (heFFTe allows 1e-11
+// for double and 5e-4 for float).
+template <typename Real>
+double tolerance(const Index& n) {
+  return 20.0 * std::numeric_limits<Real>::epsilon() * std::log2(double(points(n)) + 1);
+}
+
+struct Config {
+  Kind kind;
+  Precision precision;
+  std::size_t batch;
+};
+
+std::string name_of(const Config& c, const Index& n, bool in_place, a2afft::Fft3dOutput output) {
+  return std::string(c.kind == Kind::r2c ? "r2c" : "c2c") +
+         (c.precision == Precision::single_precision ? " float" : " double") + " batch " +
+         std::to_string(c.batch) + " " + std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" +
+         std::to_string(n[2]) + (in_place ? " in place" : " out of place") +
+         (output == a2afft::Fft3dOutput::natural ? " natural" : " transposed");
+}
+
+// Forward and backward of one configuration against serial FFTW; returns the forward output
+// bytes for the bit-identity check.
+template <typename Real>
+std::vector<unsigned char> check(const Config& c, const Index& n, bool in_place,
+                                 a2afft::Fft3dOutput output, const std::string& exchange) {
+  a2afft::Fft3dOptions options;
+  options.kind = c.kind;
+  options.precision = c.precision;
+  options.batch = c.batch;
+  options.rigor = a2afft::Rigor::estimate;
+  options.output = output;
+  options.row_exchange = exchange;
+  options.column_exchange = exchange;
+  a2afft::Fft3d fft(MPI_COMM_WORLD, n, options);
+  Run<Real> run{fft, n, c.kind, c.batch};
+  const std::string what = name_of(c, n, in_place, output) + " on " + fft.describe();
+  const bool r2c = c.kind == Kind::r2c;
+
+  std::vector<std::vector<std::complex<double>>> reference;
+  for (std::size_t f = 0; f < c.batch; ++f)
+    reference.push_back(serial_spectrum(n, c.kind, f));
+  const Index m = spectrum_shape(n, c.kind);
+  const double tol = tolerance<Real>(n);
+
+  // Forward.
+  std::vector<std::complex<Real>> in = run.input();
+  std::vector<std::complex<Real>> out(fft.in_place_elements());
+  if (in_place) {
+    run.forward(in, in);
+    out = in;
+  } else {
+    const std::vector<std::complex<Real>> kept = in;
+    run.forward(in, out);
+    EXPECT_EQ(sum_over(in == kept ? 0 : 1), 0) << what << ": forward changed its input";
+  }
+  EXPECT_LT(
+      run.error(out, false, fft.output_box(),
+                [&](const Index& at, std::size_t f) { return reference[f][row_major(at, m)]; }),
+      tol)
+      << what << ": forward";
+  std::vector<unsigned char> bits(fft.output_elements() * sizeof(std::complex<Real>));
+  if (!bits.empty()) std::memcpy(bits.data(), out.data(), bits.size());
+
+  // Backward of the exact spectrum: N times the input.
+  std::vector<std::complex<Real>> spectrum = run.spectrum(reference);
+  std::vector<std::complex<Real>> back(fft.in_place_elements());
+  if (in_place) {
+    run.backward(spectrum, spectrum);
+    back = spectrum;
+  } else {
+    run.backward(spectrum, back);
+  }
+  const double total = double(points(n));
+  EXPECT_LT(run.error(back, r2c, fft.input_box(),
+                      [&](const Index& at, std::size_t f) {
+                        const std::complex<double> v = signal(row_major(at, n), f);
+                        return total * (r2c ? std::complex<double>(v.real(), 0) : v);
+                      }),
+            tol)
+      << what << ": backward";
+  return bits;
+}
+
+using Complex = std::complex<double>;
+
+const Config kConfigs[] = {
+    {Kind::c2c, Precision::double_precision, 1}, {Kind::c2c, Precision::single_precision, 1},
+    {Kind::r2c, Precision::double_precision, 1}, {Kind::r2c, Precision::single_precision, 1},
+    {Kind::c2c, Precision::double_precision, 3}, {Kind::c2c, Precision::single_precision, 3},
+    {Kind::r2c, Precision::double_precision, 3}, {Kind::r2c, Precision::single_precision, 3},
+};
+// Odd and even sizes; an odd and an even last dimension for r2c; fewer points than ranks.
+const Index kShapes[] = {{6, 5, 7}, {5, 4, 6}, {3, 2, 5}};
+
+std::vector<unsigned char> check_any(const Config& c, const Index& n, bool in_place,
+                                     a2afft::Fft3dOutput output, const std::string& exchange) {
+  return c.precision == Precision::single_precision
+             ? check<float>(c, n, in_place, output, exchange)
+             : check<double>(c, n, in_place, output, exchange);
+}
+
+TEST(Fft3dKinds, every_kind_precision_and_batch_matches_serial_fftw) {
+  for (const Config& c : kConfigs) {
+    for (const Index& n : kShapes) {
+      for (const bool in_place : {false, true}) {
+        check_any(c, n, in_place, a2afft::Fft3dOutput::transposed, "mpi");
+      }
+      check_any(c, n, false, a2afft::Fft3dOutput::natural, "mpi");
+    }
+  }
+}
+
+// The exchange moves bytes only: the output is the same to the bit whichever backend runs it.
+TEST(Fft3dKinds, output_bits_are_the_same_on_every_exchange) {
+  for (const Config& c : kConfigs) {
+    const Index n{6, 5, 7};
+    const std::vector<unsigned char> reference =
+        check_any(c, n, false, a2afft::Fft3dOutput::transposed, "mpi");
+    for (const char* exchange : {"pairwise", "tra", "nonblocking", "onmpml", "node-aware"}) {
+      const std::vector<unsigned char> bits =
+          check_any(c, n, false, a2afft::Fft3dOutput::transposed, exchange);
+      EXPECT_EQ(sum_over(bits == reference ? 0 : 1), 0)
+          << name_of(c, n, false, a2afft::Fft3dOutput::transposed) << ": " << exchange
+          << " gives other bits than mpi";
+    }
+  }
+}
+
+// Batch k moves k fields per point in each exchange: the exchange blocks are k times one
+// field's, and half (plus a line) for r2c; a batch of 0 and a wrong overload are clear errors.
+TEST(Fft3dKinds, block_bytes_and_errors) {
+  const Index n{8, 8, 8};
+  const std::array<int, 2> grid{2, 2};
+  const auto one = a2afft::Fft3d::exchange_block_bytes(n, grid, a2afft::Fft3dOutput::transposed);
+  const auto three = a2afft::Fft3d::exchange_block_bytes(n, grid, a2afft::Fft3dOutput::transposed,
+                                                         Kind::c2c, Precision::double_precision, 3);
+  EXPECT_EQ(three[0], 3 * one[0]);
+  EXPECT_EQ(three[1], 3 * one[1]);
+  const auto single = a2afft::Fft3d::exchange_block_bytes(
+      n, grid, a2afft::Fft3dOutput::transposed, Kind::c2c, Precision::single_precision, 1);
+  EXPECT_EQ(single[1] * 2, one[1]);
+  const auto r2c = a2afft::Fft3d::exchange_block_bytes(n, grid, a2afft::Fft3dOutput::transposed,
+                                                       Kind::r2c, Precision::double_precision, 1);
+  EXPECT_EQ(r2c[0] * 4, one[0] * 3);  // z: 8/2+1 = 5 points split over 2: parts of 3, not 4
+
+  a2afft::Fft3dOptions options;
+  options.batch = 0;
+  options.rigor = a2afft::Rigor::estimate;
+  try {
+    a2afft::Fft3d fft(MPI_COMM_WORLD, n, options);
+    ADD_FAILURE() << "batch 0 was accepted";
+  } catch (const a2afft::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("batch=0 is not valid"), std::string::npos)
+        << error.what();
+  }
+  options.batch = 1;
+  options.kind = Kind::r2c;
+  a2afft::Fft3d fft(MPI_COMM_WORLD, n, options);
+  std::vector<Complex> array(fft.in_place_elements());
+  try {
+    fft.forward(array.data(), array.data());
+    ADD_FAILURE() << "a c2c call on an r2c plan was accepted";
+  } catch (const a2afft::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("call Fft3d::forward(const double*, Complex*)"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+}  // namespace
