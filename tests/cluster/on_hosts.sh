@@ -5,10 +5,9 @@
 # library really sees them as nodes: with no virtual layout in the environment, `a2afft
 # topology` on the same hosts must report one real node per host, of HOSTS' sizes, on hosts
 # nodea, nodeb, ..., marked as emulated, and rank i on host Hi (by default host by host:
-# nodea's ranks first). Where hosts cannot be emulated (not root, unshare
-# refused) the test fails and says so: it never passes without having run on several nodes.
-# Its own lines go to stderr, where a caller that drops COMMAND's stdout (hpcc_check.sh) still
-# shows them.
+# nodea's ranks first). Where hosts cannot be emulated (not root, unshare refused) the test
+# fails and says so: it never passes without having run on several nodes. Its own lines go to
+# stderr, where a caller that drops COMMAND's stdout (hpcc_check.sh) still shows them.
 set -euo pipefail
 cluster=$1 a2afft=$2 hosts=$3 mpirun_options=$4
 shift 4
