@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <set>
@@ -38,6 +39,8 @@ RunContext collect_context(const RankMap& ranks, std::string command) {
   context.layout = ranks.layout;
   context.numa = ranks.numa_origin;
   context.oversubscribed = ranks.oversubscribed;
+  const char* emulated = std::getenv("A2AFFT_EMULATED_HOSTS");
+  context.emulated_hosts = emulated != nullptr && *emulated != '\0';
   return context;
 }
 
@@ -45,11 +48,14 @@ void print_context(std::ostream& out, const RunContext& context) {
   std::string hosts;
   for (const std::string& host : context.hosts)
     hosts += (hosts.empty() ? "" : ", ") + host;
+  // On the hosts line itself, so that nobody quotes these numbers as a real cluster's.
+  const char* emulated =
+      context.emulated_hosts ? " (emulated hosts: UTS namespaces on one machine)" : "";
   out << "# " << context.command << ", a2afft " << context.a2afft << ", " << context.date_utc
       << '\n'
       << "# MPI: " << context.mpi_library << '\n'
       << "# layout: " << context.layout << "; NUMA: " << context.numa << "; hosts: " << hosts
-      << '\n';
+      << emulated << '\n';
   if (context.oversubscribed) {
     out << "# oversubscribed: more ranks than cores on a host, so these times prove correctness "
            "only\n";

@@ -22,10 +22,13 @@ struct RunContext {
   std::string layout;
   std::string numa;
   bool oversubscribed = false;
+  // A2AFFT_EMULATED_HOSTS is set (scripts/cluster): the hosts are UTS namespaces on one machine.
+  bool emulated_hosts = false;
 };
 
 /// Collective only in that every rank must have the same rank map; it calls no MPI itself
-/// besides MPI_Get_library_version.
+/// besides MPI_Get_library_version. Any non-empty A2AFFT_EMULATED_HOSTS marks the hosts as
+/// emulated.
 RunContext collect_context(const RankMap& ranks, std::string command);
 
 /// The current time as 2026-11-21T17:16:54Z.
@@ -36,7 +39,7 @@ void print_context(std::ostream& out, const RunContext& context);
 
 // The JSON form: a key per field, named as the field (README; tests/golden/study_shape.json).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunContext, command, a2afft, mpi_library, date_utc, hosts, ranks,
-                                   layout, numa, oversubscribed)
+                                   layout, numa, oversubscribed, emulated_hosts)
 inline nlohmann::json to_json(const RunContext& context) {
   return context;
 }

@@ -9,6 +9,7 @@
 
 #include "error.hpp"
 #include "report/console_reporter.hpp"
+#include "report/context.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
 #include "report/text_table.hpp"
@@ -130,6 +131,23 @@ TEST(ConsoleReporter, fft_rows_show_a_split_only_where_one_was_recorded) {
       << lines[1];
   EXPECT_NE(lines[2].find("1.000         0.500"), std::string::npos) << lines[2];
   EXPECT_EQ(lines[2].substr(lines[2].size() - 13), "1.0e-15  FAIL");
+}
+
+// Numbers from scripts/cluster's namespaces must not pass for a cluster's: the hosts line says
+// so, and only then.
+TEST(Context, the_hosts_line_marks_emulated_hosts_and_only_them) {
+  RunContext context = header().context;
+  context.hosts = {"nodea", "nodeb"};
+  for (const bool emulated : {false, true}) {
+    context.emulated_hosts = emulated;
+    std::ostringstream out;
+    print_context(out, context);
+    const std::string hosts_line = lines_of(out.str()).at(2);
+    EXPECT_EQ(hosts_line.substr(hosts_line.find("hosts: ")),
+              emulated ? "hosts: nodea, nodeb (emulated hosts: UTS namespaces on one machine)"
+                       : "hosts: nodea, nodeb");
+    EXPECT_EQ(to_json(context)["emulated_hosts"], emulated);
+  }
 }
 
 TEST(JsonReporter, writes_context_settings_and_every_field_of_the_rows) {
