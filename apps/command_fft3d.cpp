@@ -26,6 +26,9 @@ struct Fft3dCommandOptions {
   std::string row_exchange;
   std::string column_exchange;
   std::string output = "transposed";
+  std::string kind = "c2c";
+  std::string precision = "double";
+  std::size_t batch = 1;
   FftRunOptions run;
   cli::LayoutFlags layout;
 };
@@ -38,6 +41,7 @@ int run_fft3d(const Fft3dCommandOptions& options) {
                      " is not valid; expected transposed or natural");
   }
   const bool natural = options.output == "natural";
+  const Transform transform = parse_transform(options.kind, options.precision, options.batch);
   const Engines engines = parse_engines(options.run.engines);
   // (row spec, column spec) pairs: --row/--col-exchange make one pair, else each --exchange spec
   // serves both transposes.
@@ -62,13 +66,15 @@ int run_fft3d(const Fft3dCommandOptions& options) {
   const std::string grid_text = std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
   const Fft3dOutput output = natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
   // The exchanges' blocks, as the plans will have them.
-  const std::array<std::size_t, 2> blocks = Fft3d::exchange_block_bytes(shape, grid, output);
-  cli::check_buffer_fits(shape[0] * shape[1] * sizeof(Complex), static_cast<int>(shape[2]),
-                         "--size");
+  const std::array<std::size_t, 2> blocks = Fft3d::exchange_block_bytes(
+      shape, grid, output, transform.kind, transform.precision, transform.batch);
+  const double point_bytes = transform.point_bytes();
+  cli::check_buffer_fits(static_cast<std::size_t>(point_bytes) * shape[0] * shape[1],
+                         static_cast<int>(shape[2]), "--size");
 
   // Each plan holds about five local arrays (input, data, work, send, receive) on every rank.
-  const double bytes_per_rank = 5.0 * static_cast<double>(sizeof(Complex)) *
-                                static_cast<double>(shape[0] * shape[1] * shape[2]) / ranks.size();
+  const double bytes_per_rank =
+      5.0 * point_bytes * static_cast<double>(shape[0] * shape[1] * shape[2]) / ranks.size();
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
   {
@@ -87,22 +93,23 @@ int run_fft3d(const Fft3dCommandOptions& options) {
       }
     }
     cli::check_memory_fits(
-        cli::fft_memory_estimate(points, ranks, order, engines.fftw_mpi, scratch_per_plan), ranks,
-        "fft3d --size=" + shape_to_string(shape) + " on a " + grid_text + " grid");
+        cli::fft_memory_estimate(points * point_bytes / static_cast<double>(sizeof(Complex)), ranks,
+                                 order, engines.fftw_mpi, scratch_per_plan),
+        ranks, "fft3d --size=" + shape_to_string(shape) + " on a " + grid_text + " grid");
   }
 
   const report::RunContext context = report::collect_context(ranks, "a2afft fft3d");
   const std::string settings = "size " + shape_to_string(shape) + ", grid " + grid_text + ", " +
-                               options.output + " output, c2c double, " + options.run.rigor + ", " +
-                               std::to_string(options.run.iterations) + " timed runs after " +
-                               std::to_string(options.run.warmup) + " warm-up runs, " +
-                               to_string(order);
+                               options.output + " output, " + transform.to_string() + ", " +
+                               options.run.rigor + ", " + std::to_string(options.run.iterations) +
+                               " timed runs after " + std::to_string(options.run.warmup) +
+                               " warm-up runs, " + to_string(order);
   report::Reporters reporters =
       start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange (row, column)");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
     makers.push_back({"fftw-mpi", [&] {
-                        return std::make_unique<FftwMpi3d>(MPI_COMM_WORLD, shape, rigor, !natural);
+                        return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform);
                       }});
   }
   if (engines.ours) {
@@ -114,6 +121,9 @@ int run_fft3d(const Fft3dCommandOptions& options) {
       plan.rigor = rigor;
       plan.output = output;
       plan.layout = layout;
+      plan.kind = transform.kind;
+      plan.precision = transform.precision;
+      plan.batch = transform.batch;
       const std::string spec = row_choice.spec == column_choice.spec
                                    ? row_choice.spec
                                    : "row=" + row_choice.spec + ",column=" + column_choice.spec;
@@ -131,7 +141,9 @@ int run_fft3d(const Fft3dCommandOptions& options) {
 
 Runner add_fft3d(CLI::App& app) {
   auto* command = app.add_subcommand(
-      "fft3d", "Time 3D c2c FFTs: a2afft pencils with each exchange, next to FFTW-MPI");
+      "fft3d",
+      "Time 3D FFTs (c2c or r2c, double or float, batches): a2afft pencils with each exchange, "
+      "next to FFTW-MPI");
   auto options = std::make_shared<Fft3dCommandOptions>();
   command->add_option("--size", options->size, "n (a cube) or n0xn1xn2")->capture_default_str();
   command->add_option(
@@ -150,6 +162,7 @@ Runner add_fft3d(CLI::App& app) {
                    "transposed (x complete, y and z split; FFTW_MPI_TRANSPOSED_OUT for fftw-mpi) "
                    "or natural (the input layout)")
       ->capture_default_str();
+  add_transform_options(*command, options->kind, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
   return [options] { return run_fft3d(*options); };

@@ -1,6 +1,7 @@
 #include "fft_candidate.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include <a2afft/error.hpp>
@@ -10,23 +11,138 @@
 
 namespace a2afft::commands {
 
+std::string Transform::to_string() const {
+  return std::string(kind == Kind::r2c ? "r2c" : "c2c") +
+         (precision == Precision::single_precision ? " float" : " double") +
+         (batch > 1 ? ", batch " + std::to_string(batch) : "");
+}
+
+std::array<std::size_t, 3> Transform::output_shape(const std::array<std::size_t, 3>& shape) const {
+  return {shape[0], shape[1], kind == Kind::r2c ? shape[2] / 2 + 1 : shape[2]};
+}
+
+double Transform::flops(double points) const {
+  return (kind == Kind::r2c ? 2.5 : 5.0) * points * std::log2(points) * static_cast<double>(batch);
+}
+
+namespace {
+
+// f(real) with `real` a value of the transform's precision: the typed bodies below, once.
+template <typename F>
+decltype(auto) with_real(const Transform& transform, F&& f) {
+  if (transform.precision == Precision::single_precision) return f(float{});
+  return f(double{});
+}
+
+std::size_t slot_of(std::size_t point, const InputRows& rows) {
+  return point / rows.row * rows.padded_row + point % rows.row;
+}
+
+}  // namespace
+
+void store_fields(const Transform& transform, const std::vector<Complex>& input,
+                  const InputRows& rows, void* array) {
+  with_real(transform, [&](auto real) {
+    using Real = decltype(real);
+    const std::size_t batch = transform.batch;
+    for (std::size_t point = 0; point < input.size(); ++point) {
+      const std::size_t at = slot_of(point, rows) * batch;
+      for (std::size_t f = 0; f < batch; ++f) {
+        const Complex value = input[point] * static_cast<double>(f + 1);
+        if (transform.kind == Kind::r2c) {
+          static_cast<Real*>(array)[at + f] = static_cast<Real>(value.real());
+        } else {
+          static_cast<std::complex<Real>*>(array)[at + f] = std::complex<Real>(value);
+        }
+      }
+    }
+  });
+}
+
+RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>& input,
+                         const InputRows& rows, const void* array, double points) {
+  return with_real(transform, [&](auto real) {
+    using Real = decltype(real);
+    RoundTrip result;
+    const std::size_t batch = transform.batch;
+    for (std::size_t point = 0; point < input.size(); ++point) {
+      const std::size_t at = slot_of(point, rows) * batch;
+      for (std::size_t f = 0; f < batch; ++f) {
+        Complex want = input[point] * static_cast<double>(f + 1);
+        Complex got;
+        if (transform.kind == Kind::r2c) {
+          want = want.real();
+          got = static_cast<const Real*>(array)[at + f];
+        } else {
+          got = Complex(static_cast<const std::complex<Real>*>(array)[at + f]);
+        }
+        result.worst = std::max(result.worst, std::abs(got / points - want));
+        result.scale = std::max(result.scale, std::abs(want));
+      }
+    }
+    return result;
+  });
+}
+
+std::vector<Complex> field_zero(const Transform& transform, const void* array, std::size_t points) {
+  return with_real(transform, [&](auto real) {
+    using Real = decltype(real);
+    std::vector<Complex> values(points);
+    const auto* complex = static_cast<const std::complex<Real>*>(array);
+    for (std::size_t point = 0; point < points; ++point)
+      values[point] = Complex(complex[point * transform.batch]);
+    return values;
+  });
+}
+
 Fft3dCandidate::Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
                                const Fft3dOptions& options)
-    : OwnArrayCandidate(comm, Fft3d(comm, shape, options), 0) {
-  data_.resize(fft_.in_place_elements());
+    : FftCandidate("a2afft", {options.kind, options.precision, options.batch}),
+      comm_(comm),
+      fft_(comm, shape, options),
+      array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
+
+void Fft3dCandidate::load(const std::vector<Complex>& input) {
+  store_fields(transform(), input, {fft_.input_box().size[2], fft_.input_box().size[2]},
+               array_.data());
+}
+
+void Fft3dCandidate::forward() {
+  const std::size_t bytes = array_.size() * sizeof(Complex);
+  fft_.execute(Direction::forward, array_.data(), bytes, array_.data(), bytes);
+}
+
+void Fft3dCandidate::backward() {
+  const std::size_t bytes = array_.size() * sizeof(Complex);
+  fft_.execute(Direction::backward, array_.data(), bytes, array_.data(), bytes);
 }
 
 std::vector<Complex> Fft3dCandidate::gather_output() const {
-  return gather_global(data_.data(), fft_.output_box(), fft_.shape(), comm_);
+  const Box3 box = fft_.output_box();
+  const std::vector<Complex> values = field_zero(transform(), array_.data(), box.elements());
+  return gather_global(values.data(), box, transform().output_shape(fft_.shape()), comm_);
+}
+
+RoundTrip Fft3dCandidate::round_trip(const std::vector<Complex>& input, double points) const {
+  const std::size_t row = fft_.input_box().size[2];
+  return compare_fields(transform(), input, {row, row}, array_.data(), points);
 }
 
 Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
-    : OwnArrayCandidate(comm, Fft1d(comm, n, options), 0) {
+    : FftCandidate("a2afft", {}), comm_(comm), fft_(comm, n, options) {
   data_.resize(fft_.local_elements());
 }
 
 Box3 Fft1dCandidate::input_box() const {
   return {{0, 0, fft_.input_offset()}, {1, 1, fft_.local_elements()}};
+}
+
+void Fft1dCandidate::load(const std::vector<Complex>& input) {
+  store_fields(transform(), input, {data_.size(), data_.size()}, data_.data());
+}
+
+RoundTrip Fft1dCandidate::round_trip(const std::vector<Complex>& input, double points) const {
+  return compare_fields(transform(), input, {data_.size(), data_.size()}, data_.data(), points);
 }
 
 std::vector<Complex> Fft1dCandidate::gather_output() const {

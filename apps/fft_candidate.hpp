@@ -10,6 +10,7 @@
 #include <iosfwd>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <a2afft/fft1d.hpp>
@@ -17,61 +18,118 @@
 
 namespace a2afft::commands {
 
+/// What every candidate of one benchmark run transforms: the kind, the precision and the fields.
+struct Transform {
+  Kind kind = Kind::c2c;
+  Precision precision = Precision::double_precision;
+  std::size_t batch = 1;
+  /// `c2c double`, `r2c float, batch 3`: for headers.
+  std::string to_string() const;
+  /// The complex output's shape for a logical (input) `shape`: n2/2+1 points along dimension 2
+  /// for r2c.
+  std::array<std::size_t, 3> output_shape(const std::array<std::size_t, 3>& shape) const;
+  /// The conventional flop count of one transform of `points` points: 5 N log2 N for c2c,
+  /// half of that for r2c, times the fields (as heFFTe, FFTW and HPCC count).
+  double flops(double points) const;
+  /// Bytes of one point of every field on the complex side.
+  double point_bytes() const {
+    return static_cast<double>(batch) *
+           (precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex));
+  }
+};
+
+/// max |x'/N - x| and max |x| over this rank's values after a round trip, before the reduction
+/// over ranks.
+struct RoundTrip {
+  double worst = 0;
+  double scale = 0;
+};
+
 /// What the benchmark needs of a plan (a2afft's Fft3d and Fft1d, FFTW-MPI's), so every engine is
-/// timed in one loop. Each transforms an array of its own in place.
+/// timed in one loop. Each transforms an array of its own in place. The benchmark's input is one
+/// field of complex doubles; a candidate stores field f as (f + 1) times it, in its own kind
+/// (the real part for r2c) and precision.
 class FftCandidate {
  public:
-  explicit FftCandidate(std::string engine) : engine_(std::move(engine)) {}
+  FftCandidate(std::string engine, Transform transform)
+      : engine_(std::move(engine)), transform_(transform) {}
   virtual ~FftCandidate() = default;
   const std::string& engine() const { return engine_; }
+  const Transform& transform() const { return transform_; }
   virtual std::string describe() const = 0;
-  /// This rank's part of the input, row-major: where data() starts each run.
+  /// This rank's part of the input, row-major.
   virtual Box3 input_box() const = 0;
-  virtual Complex* data() = 0;
+  /// Stores `input` (input_box()'s points, row-major) in the plan's array, untimed.
+  virtual void load(const std::vector<Complex>& input) = 0;
   virtual void forward() = 0;
   virtual void backward() = 0;
-  /// The whole forward output of data() in natural order on rank 0 (empty elsewhere);
-  /// collective, untimed.
+  /// Field 0 of the forward output of the array, in double and natural order, whole on rank 0
+  /// (empty elsewhere); collective, untimed.
   virtual std::vector<Complex> gather_output() const = 0;
+  /// After load(input), forward() and backward(): how far the array is from `points` times the
+  /// loaded fields, on this rank.
+  virtual RoundTrip round_trip(const std::vector<Complex>& input, double points) const = 0;
   /// The split of the last forward() or backward() on this rank.
   virtual FftTimes last_times() const = 0;
 
  private:
   std::string engine_;
+  Transform transform_;
 };
 
-/// One of a2afft's plans (Fft3d, Fft1d) on an array of its own, transformed in place.
-template <typename Plan>
-class OwnArrayCandidate : public FftCandidate {
- public:
-  std::string describe() const override { return fft_.describe(); }
-  Complex* data() override { return data_.data(); }
-  void forward() override { fft_.forward(data_.data(), data_.data()); }
-  void backward() override { fft_.backward(data_.data(), data_.data()); }
-  FftTimes last_times() const override { return fft_.last_times(); }
-
- protected:
-  OwnArrayCandidate(MPI_Comm comm, Plan fft, std::size_t elements)
-      : FftCandidate("a2afft"), comm_(comm), fft_(std::move(fft)), data_(elements) {}
-
-  MPI_Comm comm_;
-  Plan fft_;
-  std::vector<Complex> data_;
+/// How a candidate's array holds the input side: `row` points per row of the input box,
+/// `padded_row` slots per stored row (FFTW-MPI pads r2c rows to 2(n2/2+1) reals).
+struct InputRows {
+  std::size_t row;
+  std::size_t padded_row;
 };
+/// Stores `input` into `array` as `transform` does (see FftCandidate).
+void store_fields(const Transform& transform, const std::vector<Complex>& input,
+                  const InputRows& rows, void* array);
+/// The round trip of `array` against what store_fields stored.
+RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>& input,
+                         const InputRows& rows, const void* array, double points);
+/// Field 0 of `points` complex outputs of `array`, as complex doubles.
+std::vector<Complex> field_zero(const Transform& transform, const void* array, std::size_t points);
 
-class Fft3dCandidate final : public OwnArrayCandidate<Fft3d> {
+/// a2afft's 3D FFT on an array of its own, transformed in place (through Fft3d::execute, so
+/// any kind, precision and batch).
+class Fft3dCandidate final : public FftCandidate {
  public:
   Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
                  const Fft3dOptions& options);
+  std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override { return fft_.input_box(); }
+  void load(const std::vector<Complex>& input) override;
+  void forward() override;
+  void backward() override;
   std::vector<Complex> gather_output() const override;
+  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
+  FftTimes last_times() const override { return fft_.last_times(); }
+
+ private:
+  MPI_Comm comm_;
+  Fft3d fft_;
+  std::vector<Complex> array_;  // in_place_bytes() of the plan's types, 16-byte aligned
 };
 
-class Fft1dCandidate final : public OwnArrayCandidate<Fft1d> {
+/// a2afft's six-step 1D FFT (c2c double) on an array of its own, transformed in place.
+class Fft1dCandidate final : public FftCandidate {
  public:
   Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options);
+  std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override;
+  void load(const std::vector<Complex>& input) override;
+  void forward() override { fft_.forward(data_.data(), data_.data()); }
+  void backward() override { fft_.backward(data_.data(), data_.data()); }
   std::vector<Complex> gather_output() const override;
+  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
+  FftTimes last_times() const override { return fft_.last_times(); }
+
+ private:
+  MPI_Comm comm_;
+  Fft1d fft_;
+  std::vector<Complex> data_;
 };
 
 using MakeCandidate = std::function<std::unique_ptr<FftCandidate>()>;

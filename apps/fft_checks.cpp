@@ -11,19 +11,14 @@ FftErrors check_candidate(FftCandidate& plan, const std::vector<Complex>& input,
                           const std::vector<Complex>* reference,
                           std::vector<Complex>* gathered_output, MPI_Comm comm) {
   FftErrors errors;
-  std::copy(input.begin(), input.end(), plan.data());
+  plan.load(input);
   plan.forward();
   std::vector<Complex> global = plan.gather_output();
   if (reference != nullptr) errors.vs_reference = relative_difference(global, *reference, comm);
   if (gathered_output != nullptr) *gathered_output = std::move(global);
   plan.backward();
-  double worst = 0;
-  double scale = 0;
-  for (std::size_t i = 0; i < input.size(); ++i) {
-    worst = std::max(worst, std::abs(plan.data()[i] / points - input[i]));
-    scale = std::max(scale, std::abs(input[i]));
-  }
-  double pair[2] = {worst, scale};
+  const RoundTrip local = plan.round_trip(input, points);
+  double pair[2] = {local.worst, local.scale};
   MPI_Allreduce(MPI_IN_PLACE, pair, 2, MPI_DOUBLE, MPI_MAX, comm);
   errors.round_trip_absolute = pair[0];
   errors.round_trip = pair[0] / std::max(pair[1], 1e-300);

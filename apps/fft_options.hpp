@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "fft_candidate.hpp"
 #include "report/reporter.hpp"
 
 namespace a2afft::commands {
@@ -18,13 +19,25 @@ struct FftRunOptions {
   int iterations = 10;
   int warmup = 2;
   bool backward = false;
-  double tolerance = 1e-12;
+  double tolerance = 0;  // 0: tolerance_for() the precision
+  /// The largest relative error that passes: --tolerance, or about 4500 epsilon of the
+  /// precision (1e-12 for double, 5e-4 for float, as heFFTe's checks allow).
+  double tolerance_for(Precision precision) const {
+    if (tolerance > 0) return tolerance;
+    return precision == Precision::single_precision ? 5e-4 : 1e-12;
+  }
   std::string json_path;
   std::string csv_path;
   std::string wisdom_path;
   void add_to(CLI::App& command);
   report::ReportFiles report_files() const { return {json_path, csv_path}; }
 };
+
+/// --kind, --precision and --batch, into the given strings and count.
+void add_transform_options(CLI::App& command, std::string& kind, std::string& precision,
+                           std::size_t& batch);
+/// The transform they name; throws UsageError naming a bad value and the valid ones.
+Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch);
 
 /// Which engines run: throws UsageError for an unknown one.
 struct Engines {

@@ -18,7 +18,7 @@ FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan,
 
 void run_trial_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm) {
   FftCandidate& plan = *trial.plan;
-  std::copy(trial.input.begin(), trial.input.end(), plan.data());
+  plan.load(trial.input);
   const double seconds = timing::timed_run(comm, [&] { plan.forward(); });
   const FftTimes split = plan.last_times();
   const double backward_start = MPI_Wtime();

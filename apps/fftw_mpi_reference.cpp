@@ -1,6 +1,7 @@
 #include "fftw_mpi_reference.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include <a2afft/error.hpp>
 #include <a2afft/fft_tools.hpp>
@@ -37,64 +38,160 @@ double timed_execute(fftw_plan plan) {
 
 }  // namespace
 
-FftwMpi3d::FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
-                     bool transposed_output)
-    : FftCandidate("fftw-mpi"), comm_(comm), shape_(shape), transposed_output_(transposed_output) {
-  initialize_fftw_mpi();
-  const auto n0 = static_cast<ptrdiff_t>(shape[0]);
-  const auto n1 = static_cast<ptrdiff_t>(shape[1]);
-  const auto n2 = static_cast<ptrdiff_t>(shape[2]);
-  ptrdiff_t local_n0 = 0, start0 = 0, local_n1 = 0, start1 = 0;
-  const ptrdiff_t alloc =
-      fftw_mpi_local_size_3d_transposed(n0, n1, n2, comm, &local_n0, &start0, &local_n1, &start1);
-  data_ = reinterpret_cast<Complex*>(fftw_alloc_complex(static_cast<std::size_t>(alloc)));
-  const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
-  input_box_ = {{u(start0), 0, 0}, {u(local_n0), shape[1], shape[2]}};
-  output_box_ = transposed_output
-                    ? Box3{{0, u(start1), 0}, {shape[0], u(local_n1), shape[2]}, {1, 0, 2}}
-                    : input_box_;
-  auto* data = reinterpret_cast<fftw_complex*>(data_);
-  const unsigned flags = planner_flags(rigor);
-  forward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, data, data, comm, FFTW_FORWARD,
-                                  flags | (transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0));
-  backward_ = fftw_mpi_plan_dft_3d(n0, n1, n2, data, data, comm, FFTW_BACKWARD,
-                                   flags | (transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0));
-  if (forward_ == nullptr || backward_ == nullptr) {
-    release();  // the destructor does not run for a constructor that throws
-    throw Error("FFTW-MPI could not plan " + shape_to_string(shape));
+namespace {
+
+// FFTW-MPI's calls of each precision, so the 3D reference is one code path over both.
+template <typename Real>
+struct FftwMpiApi;
+template <>
+struct FftwMpiApi<double> {
+  using Plan = fftw_plan;
+  using FftwComplex = fftw_complex;
+  static constexpr auto init = fftw_mpi_init;
+  static constexpr auto local_size = fftw_mpi_local_size_many_transposed;
+  static constexpr auto plan_dft = fftw_mpi_plan_many_dft;
+  static constexpr auto plan_r2c = fftw_mpi_plan_many_dft_r2c;
+  static constexpr auto plan_c2r = fftw_mpi_plan_many_dft_c2r;
+  static constexpr auto execute = fftw_execute;
+  static constexpr auto destroy = fftw_destroy_plan;
+  static constexpr auto alloc = fftw_alloc_complex;
+  static constexpr auto free = fftw_free;
+};
+template <>
+struct FftwMpiApi<float> {
+  using Plan = fftwf_plan;
+  using FftwComplex = fftwf_complex;
+  static constexpr auto init = fftwf_mpi_init;
+  static constexpr auto local_size = fftwf_mpi_local_size_many_transposed;
+  static constexpr auto plan_dft = fftwf_mpi_plan_many_dft;
+  static constexpr auto plan_r2c = fftwf_mpi_plan_many_dft_r2c;
+  static constexpr auto plan_c2r = fftwf_mpi_plan_many_dft_c2r;
+  static constexpr auto execute = fftwf_execute;
+  static constexpr auto destroy = fftwf_destroy_plan;
+  static constexpr auto alloc = fftwf_alloc_complex;
+  static constexpr auto free = fftwf_free;
+};
+
+template <typename Real>
+class FftwMpi3d final : public FftCandidate {
+ public:
+  using Api = FftwMpiApi<Real>;
+  using C = typename Api::FftwComplex;
+
+  FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
+            bool transposed_output, const Transform& transform)
+      : FftCandidate("fftw-mpi", transform),
+        comm_(comm),
+        shape_(shape),
+        transposed_output_(transposed_output) {
+    static const bool initialized = [] {
+      Api::init();
+      return true;
+    }();
+    (void)initialized;
+    const bool r2c = transform.kind == Kind::r2c;
+    const auto howmany = static_cast<ptrdiff_t>(transform.batch);
+    const std::array<std::size_t, 3> complex = transform.output_shape(shape);
+    const ptrdiff_t logical[3] = {static_cast<ptrdiff_t>(shape[0]),
+                                  static_cast<ptrdiff_t>(shape[1]),
+                                  static_cast<ptrdiff_t>(shape[2])};
+    const ptrdiff_t counted[3] = {logical[0], logical[1], static_cast<ptrdiff_t>(complex[2])};
+    ptrdiff_t local_n0 = 0, start0 = 0, local_n1 = 0, start1 = 0;
+    const ptrdiff_t alloc =
+        Api::local_size(3, counted, howmany, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, comm,
+                        &local_n0, &start0, &local_n1, &start1);
+    data_ = Api::alloc(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+    const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
+    input_box_ = {{u(start0), 0, 0}, {u(local_n0), shape[1], shape[2]}};
+    padded_row_ = r2c ? 2 * complex[2] : shape[2];
+    output_box_ = transposed_output
+                      ? Box3{{0, u(start1), 0}, {shape[0], u(local_n1), complex[2]}, {1, 0, 2}}
+                      : Box3{{u(start0), 0, 0}, {u(local_n0), shape[1], complex[2]}};
+    const unsigned flags = planner_flags(rigor);
+    const unsigned out_flag = transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0;
+    const unsigned in_flag = transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0;
+    const auto block = FFTW_MPI_DEFAULT_BLOCK;
+    if (r2c) {
+      auto* real = reinterpret_cast<Real*>(data_);
+      forward_ =
+          Api::plan_r2c(3, logical, howmany, block, block, real, data_, comm, flags | out_flag);
+      backward_ =
+          Api::plan_c2r(3, logical, howmany, block, block, data_, real, comm, flags | in_flag);
+    } else {
+      forward_ = Api::plan_dft(3, logical, howmany, block, block, data_, data_, comm, FFTW_FORWARD,
+                               flags | out_flag);
+      backward_ = Api::plan_dft(3, logical, howmany, block, block, data_, data_, comm,
+                                FFTW_BACKWARD, flags | in_flag);
+    }
+    if (forward_ == nullptr || backward_ == nullptr) {
+      release();  // the destructor does not run for a constructor that throws
+      throw Error("FFTW-MPI could not plan " + shape_to_string(shape) + " " +
+                  transform.to_string());
+    }
   }
-}
+  ~FftwMpi3d() override { release(); }
+  FftwMpi3d(const FftwMpi3d&) = delete;
+  FftwMpi3d& operator=(const FftwMpi3d&) = delete;
 
-FftwMpi3d::~FftwMpi3d() {
-  release();
-}
+  std::string describe() const override {
+    const bool r2c = transform().kind == Kind::r2c;
+    return std::string(std::is_same_v<Real, float> ? "fftwf" : "fftw") + "_mpi_plan_many_dft" +
+           (r2c ? "_r2c" : "") + (transposed_output_ ? "(TRANSPOSED_OUT)" : "");
+  }
+  Box3 input_box() const override { return input_box_; }
+  void load(const std::vector<Complex>& input) override {
+    store_fields(transform(), input, {shape_[2], padded_row_}, data_);
+  }
+  void forward() override { last_seconds_ = timed(forward_); }
+  void backward() override { last_seconds_ = timed(backward_); }
+  std::vector<Complex> gather_output() const override {
+    const std::vector<Complex> values = field_zero(transform(), data_, output_box_.elements());
+    return gather_global(values.data(), output_box_, transform().output_shape(shape_), comm_);
+  }
+  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override {
+    return compare_fields(transform(), input, {shape_[2], padded_row_}, data_, points);
+  }
+  FftTimes last_times() const override { return {0.0, last_seconds_}; }
 
-void FftwMpi3d::release() {
-  if (forward_ != nullptr) fftw_destroy_plan(forward_);
-  if (backward_ != nullptr) fftw_destroy_plan(backward_);
-  fftw_free(data_);
-  forward_ = backward_ = nullptr;
-  data_ = nullptr;
-}
+ private:
+  static double timed(typename Api::Plan plan) {
+    const double start = MPI_Wtime();
+    Api::execute(plan);
+    return MPI_Wtime() - start;
+  }
+  void release() {
+    if (forward_ != nullptr) Api::destroy(forward_);
+    if (backward_ != nullptr) Api::destroy(backward_);
+    Api::free(data_);
+    forward_ = backward_ = nullptr;
+    data_ = nullptr;
+  }
 
-void FftwMpi3d::forward() {
-  last_seconds_ = timed_execute(forward_);
-}
+  MPI_Comm comm_;
+  std::array<std::size_t, 3> shape_;
+  bool transposed_output_;
+  Box3 input_box_;
+  Box3 output_box_;
+  std::size_t padded_row_ = 0;  // input slots per row: 2(n2/2+1) reals for r2c
+  C* data_ = nullptr;
+  typename Api::Plan forward_ = nullptr;
+  typename Api::Plan backward_ = nullptr;
+  double last_seconds_ = 0;
+};
 
-void FftwMpi3d::backward() {
-  last_seconds_ = timed_execute(backward_);
-}
+}  // namespace
 
-std::vector<Complex> FftwMpi3d::gather_output() const {
-  return gather_global(data_, output_box_, shape_, comm_);
-}
-
-std::string FftwMpi3d::describe() const {
-  return transposed_output_ ? "fftw_mpi_plan_dft_3d(TRANSPOSED_OUT)" : "fftw_mpi_plan_dft_3d";
+std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
+                                               const std::array<std::size_t, 3>& shape, Rigor rigor,
+                                               bool transposed_output, const Transform& transform) {
+  if (transform.precision == Precision::single_precision) {
+    return std::make_unique<FftwMpi3d<float>>(comm, shape, rigor, transposed_output, transform);
+  }
+  return std::make_unique<FftwMpi3d<double>>(comm, shape, rigor, transposed_output, transform);
 }
 
 FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor)
-    : FftCandidate("fftw-mpi"), comm_(comm), n_(n) {
+    : FftCandidate("fftw-mpi", {}), comm_(comm), n_(n) {
   initialize_fftw_mpi();
   const auto length = static_cast<ptrdiff_t>(n);
   ptrdiff_t local_ni = 0, start_i = 0, local_no = 0, start_o = 0;
@@ -137,6 +234,14 @@ void FftwMpi1d::forward() {
 
 void FftwMpi1d::backward() {
   last_seconds_ = timed_execute(backward_);
+}
+
+void FftwMpi1d::load(const std::vector<Complex>& input) {
+  store_fields(transform(), input, {input.size(), input.size()}, in_);
+}
+
+RoundTrip FftwMpi1d::round_trip(const std::vector<Complex>& input, double points) const {
+  return compare_fields(transform(), input, {input.size(), input.size()}, in_, points);
 }
 
 std::vector<Complex> FftwMpi1d::gather_output() const {

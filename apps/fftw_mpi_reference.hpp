@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,39 +15,15 @@
 
 namespace a2afft::commands {
 
-/// fftw_mpi_plan_dft_3d, slabs along dim 0, in place. With `transposed_output` the forward plan
-/// uses FFTW_MPI_TRANSPOSED_OUT and the backward FFTW_MPI_TRANSPOSED_IN: the output is then
-/// stored [local n1][n0][n2], dims 0 and 1 swapped. The whole transform counts as `compute`:
-/// FFTW-MPI's transposes cannot be timed apart.
-class FftwMpi3d final : public FftCandidate {
- public:
-  FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
-            bool transposed_output);
-  ~FftwMpi3d() override;
-  FftwMpi3d(const FftwMpi3d&) = delete;
-  FftwMpi3d& operator=(const FftwMpi3d&) = delete;
-
-  std::string describe() const override;
-  Box3 input_box() const override { return input_box_; }
-  Complex* data() override { return data_; }
-  void forward() override;
-  void backward() override;
-  std::vector<Complex> gather_output() const override;
-  FftTimes last_times() const override { return {0.0, last_seconds_}; }
-
- private:
-  void release();
-
-  MPI_Comm comm_;
-  std::array<std::size_t, 3> shape_;
-  bool transposed_output_;
-  Box3 input_box_;
-  Box3 output_box_;
-  Complex* data_ = nullptr;
-  fftw_plan forward_ = nullptr;
-  fftw_plan backward_ = nullptr;
-  double last_seconds_ = 0;
-};
+/// FFTW-MPI's 3D transform of `transform`'s kind, precision and fields: fftw(f)_mpi_plan_many_dft
+/// (c2c) or _dft_r2c / _dft_c2r (r2c; real rows padded to 2(n2/2+1) as FFTW-MPI needs), slabs
+/// along dim 0, in place, howmany = the batch (interleaved, as a2afft's). With
+/// `transposed_output` the forward plan uses FFTW_MPI_TRANSPOSED_OUT and the backward
+/// FFTW_MPI_TRANSPOSED_IN: the output is then stored [local n1][n0][n2], dims 0 and 1 swapped.
+/// The whole transform counts as `compute`: FFTW-MPI's transposes cannot be timed apart.
+std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
+                                               const std::array<std::size_t, 3>& shape, Rigor rigor,
+                                               bool transposed_output, const Transform& transform);
 
 /// fftw_mpi_plan_dft_1d, in natural order on both sides, out of place: forward reads data() and
 /// writes the output array, backward the reverse.
@@ -60,10 +37,11 @@ class FftwMpi1d final : public FftCandidate {
   std::string describe() const override { return "fftw_mpi_plan_dft_1d"; }
   /// The local input, as a box of the 1 x 1 x N array (FFTW chooses the distribution).
   Box3 input_box() const override { return input_box_; }
-  Complex* data() override { return in_; }
+  void load(const std::vector<Complex>& input) override;
   void forward() override;
   void backward() override;
   std::vector<Complex> gather_output() const override;
+  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return {0.0, last_seconds_}; }
 
  private:
