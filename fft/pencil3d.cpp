@@ -427,11 +427,11 @@ void BasicPencil3d<Real>::set_output_from_natural_order(const Complex* natural) 
 }
 
 template <typename Real>
-auto BasicPencil3d<Real>::gather_output() const -> std::vector<Complex>
-requires std::is_same_v<Real, double> {
+std::vector<std::complex<double>> BasicPencil3d<Real>::gather_output() const {
   if (options_.batch != 1) throw std::logic_error("Pencil3d::gather_output of a batch");
   const std::vector<Complex> natural = output_in_natural_order();
-  return gather_global(natural.data(), output_box(), geometry_.shape(), comm_);
+  const std::vector<std::complex<double>> widened(natural.begin(), natural.end());
+  return gather_global(widened.data(), output_box(), geometry_.shape(), comm_);
 }
 
 template <typename Real>
