@@ -8,6 +8,7 @@
 #include <memory>
 
 #include <a2afft/error.hpp>
+#include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
 #include <a2afft/fft_tools.hpp>
 
@@ -18,6 +19,22 @@
 
 namespace a2afft::commands {
 namespace {
+
+// `n` (a square) or `n0xn1`, as the 3D shape {1, n0, n1}; errors name the 2D text.
+std::array<std::size_t, 3> parse_shape_2d(const std::string& text) {
+  const bool square = text.find('x') == std::string::npos;
+  if (!square && text.find('x') != text.rfind('x')) {
+    throw UsageError("--size=" + text + " is not valid; expected n or n0xn1");
+  }
+  try {
+    const std::array<std::size_t, 3> shape =
+        parse_shape("1x" + (square ? text + "x" + text : text));
+    return shape;
+  } catch (const UsageError&) {
+    throw UsageError("--size=" + text +
+                     " is not valid; expected n or n0xn1 with sizes of at least 1");
+  }
+}
 
 struct Fft3dCommandOptions {
   std::string size = "64";
@@ -33,8 +50,10 @@ struct Fft3dCommandOptions {
   cli::LayoutFlags layout;
 };
 
-int run_fft3d(const Fft3dCommandOptions& options) {
-  const std::array<std::size_t, 3> shape = parse_shape(options.size);
+// fft3d, and fft2d (`two_d`) as the same transform of a 1 x n0 x n1 array on a 1 x P grid.
+int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
+  const std::array<std::size_t, 3> shape =
+      two_d ? parse_shape_2d(options.size) : parse_shape(options.size);
   const Rigor rigor = parse_rigor(options.run.rigor);
   if (options.output != "transposed" && options.output != "natural") {
     throw UsageError("--output=" + options.output +
@@ -61,8 +80,9 @@ int run_fft3d(const Fft3dCommandOptions& options) {
   }
   const LayoutRequest layout = options.layout.request();
   const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
-  const std::array<int, 2> grid = options.grid.empty() ? Fft3d::default_grid(ranks.size())
-                                                       : parse_grid(options.grid, ranks.size());
+  const std::array<int, 2> grid = two_d                  ? std::array<int, 2>{1, ranks.size()}
+                                  : options.grid.empty() ? Fft3d::default_grid(ranks.size())
+                                                         : parse_grid(options.grid, ranks.size());
   const std::string grid_text = std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
   const Fft3dOutput output = natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
   // The exchanges' blocks, as the plans will have them.
@@ -98,18 +118,23 @@ int run_fft3d(const Fft3dCommandOptions& options) {
         ranks, "fft3d --size=" + shape_to_string(shape) + " on a " + grid_text + " grid");
   }
 
-  const report::RunContext context = report::collect_context(ranks, "a2afft fft3d");
-  const std::string settings = "size " + shape_to_string(shape) + ", grid " + grid_text + ", " +
-                               options.output + " output, " + transform.to_string() + ", " +
-                               options.run.rigor + ", " + std::to_string(options.run.iterations) +
-                               " timed runs after " + std::to_string(options.run.warmup) +
-                               " warm-up runs, " + to_string(order);
-  report::Reporters reporters =
-      start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange (row, column)");
+  const report::RunContext context =
+      report::collect_context(ranks, two_d ? "a2afft fft2d" : "a2afft fft3d");
+  const std::string size_text =
+      two_d ? std::to_string(shape[1]) + "x" + std::to_string(shape[2]) : shape_to_string(shape);
+  const std::string settings =
+      "size " + size_text + ", " +
+      (two_d ? "slabs on " + std::to_string(ranks.size()) + " ranks" : "grid " + grid_text) + ", " +
+      options.output + " output, " + transform.to_string() + ", " + options.run.rigor + ", " +
+      std::to_string(options.run.iterations) + " timed runs after " +
+      std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order);
+  report::Reporters reporters = start_fft_run(options.run, MPI_COMM_WORLD, context, settings,
+                                              two_d ? "exchange" : "exchange (row, column)");
   std::vector<CandidateMaker> makers;
   if (engines.fftw_mpi) {
     makers.push_back({"fftw-mpi", [&] {
-                        return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform);
+                        return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform,
+                                                two_d);
                       }});
   }
   if (engines.ours) {
@@ -127,6 +152,21 @@ int run_fft3d(const Fft3dCommandOptions& options) {
       const std::string spec = row_choice.spec == column_choice.spec
                                    ? row_choice.spec
                                    : "row=" + row_choice.spec + ",column=" + column_choice.spec;
+      if (two_d) {
+        Fft2dOptions flat;
+        flat.exchange = plan.row_exchange;
+        flat.rigor = rigor;
+        flat.output = natural ? Fft2dOutput::natural : Fft2dOutput::transposed;
+        flat.layout = layout;
+        flat.kind = transform.kind;
+        flat.precision = transform.precision;
+        flat.batch = transform.batch;
+        makers.push_back(skipping_refusal_if(row_choice.from_all, spec, [&, flat] {
+          return std::make_unique<Fft2dCandidate>(
+              MPI_COMM_WORLD, std::array<std::size_t, 2>{shape[1], shape[2]}, flat);
+        }));
+        continue;
+      }
       makers.push_back(skipping_refusal_if(
           row_choice.from_all && column_choice.from_all, spec,
           [&, plan] { return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan); }));
@@ -165,7 +205,29 @@ Runner add_fft3d(CLI::App& app) {
   add_transform_options(*command, options->kind, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
-  return [options] { return run_fft3d(*options); };
+  return [options] { return run_fft3d(*options, false); };
+}
+
+Runner add_fft2d(CLI::App& app) {
+  auto* command = app.add_subcommand(
+      "fft2d",
+      "Time 2D FFTs (c2c or r2c, double or float, batches) on slabs: a2afft with each "
+      "exchange for its one transpose, next to FFTW-MPI's 2D plans");
+  auto options = std::make_shared<Fft3dCommandOptions>();
+  command->add_option("--size", options->size, "n (a square) or n0xn1")->capture_default_str();
+  command
+      ->add_option("-x,--exchange", options->exchanges,
+                   "Exchange specs for the transpose, comma-separated or repeated, or all")
+      ->capture_default_str();
+  command
+      ->add_option("--output", options->output,
+                   "transposed (all of n0, n1 split; FFTW_MPI_TRANSPOSED_OUT for fftw-mpi) or "
+                   "natural (the input's rows)")
+      ->capture_default_str();
+  add_transform_options(*command, options->kind, options->precision, options->batch);
+  options->run.add_to(*command);
+  options->layout.add_to(*command);
+  return [options] { return run_fft3d(*options, true); };
 }
 
 }  // namespace a2afft::commands

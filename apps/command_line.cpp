@@ -18,7 +18,8 @@ namespace a2afft::commands {
 std::vector<Subcommand> add_subcommands(CLI::App& app) {
   return {{"list", add_list(app)},         {"topology", add_topology(app)},
           {"alltoall", add_alltoall(app)}, {"model", add_model(app)},
-          {"fft3d", add_fft3d(app)},       {"fft1d", add_fft1d(app)}};
+          {"fft3d", add_fft3d(app)},       {"fft2d", add_fft2d(app)},
+          {"fft1d", add_fft1d(app)}};
 }
 
 bool is_printing_rank() {

@@ -16,6 +16,7 @@ Runner add_topology(CLI::App& app);
 Runner add_alltoall(CLI::App& app);
 Runner add_model(CLI::App& app);
 Runner add_fft3d(CLI::App& app);
+Runner add_fft2d(CLI::App& app);
 Runner add_fft1d(CLI::App& app);
 Runner add_run(CLI::App& app);
 

@@ -128,6 +128,57 @@ RoundTrip Fft3dCandidate::round_trip(const std::vector<Complex>& input, double p
   return compare_fields(transform(), input, {row, row}, array_.data(), points);
 }
 
+namespace {
+
+Box3 as_box3(const Box2& box) {
+  Box3 three;
+  three.lower = {0, box.lower[0], box.lower[1]};
+  three.size = {1, box.size[0], box.size[1]};
+  three.order = {0, box.order[0] + 1, box.order[1] + 1};
+  return three;
+}
+
+}  // namespace
+
+Fft2dCandidate::Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
+                               const Fft2dOptions& options)
+    : FftCandidate("a2afft", {options.kind, options.precision, options.batch}),
+      comm_(comm),
+      fft_(comm, shape, options),
+      array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
+
+Box3 Fft2dCandidate::input_box() const {
+  return as_box3(fft_.input_box());
+}
+
+void Fft2dCandidate::load(const std::vector<Complex>& input) {
+  const std::size_t row = fft_.input_box().size[1];
+  store_fields(transform(), input, {row, row}, array_.data());
+}
+
+void Fft2dCandidate::forward() {
+  const std::size_t bytes = array_.size() * sizeof(Complex);
+  fft_.execute(Direction::forward, array_.data(), bytes, array_.data(), bytes);
+}
+
+void Fft2dCandidate::backward() {
+  const std::size_t bytes = array_.size() * sizeof(Complex);
+  fft_.execute(Direction::backward, array_.data(), bytes, array_.data(), bytes);
+}
+
+std::vector<Complex> Fft2dCandidate::gather_output() const {
+  const Box2 box = fft_.output_box();
+  const std::vector<Complex> values = field_zero(transform(), array_.data(), box.elements());
+  const std::array<std::size_t, 2> shape = fft_.shape();
+  return gather_global(values.data(), as_box3(box),
+                       transform().output_shape({1, shape[0], shape[1]}), comm_);
+}
+
+RoundTrip Fft2dCandidate::round_trip(const std::vector<Complex>& input, double points) const {
+  const std::size_t row = fft_.input_box().size[1];
+  return compare_fields(transform(), input, {row, row}, array_.data(), points);
+}
+
 Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
     : FftCandidate("a2afft", {}), comm_(comm), fft_(comm, n, options) {
   data_.resize(fft_.local_elements());

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <a2afft/fft1d.hpp>
+#include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
 
 namespace a2afft::commands {
@@ -111,6 +112,27 @@ class Fft3dCandidate final : public FftCandidate {
   MPI_Comm comm_;
   Fft3d fft_;
   std::vector<Complex> array_;  // in_place_bytes() of the plan's types, 16-byte aligned
+};
+
+/// a2afft's 2D FFT, seen as the 3D transform of a 1 x n0 x n1 array (its boxes with a leading
+/// dimension of one point), on an array of its own, in place.
+class Fft2dCandidate final : public FftCandidate {
+ public:
+  Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
+                 const Fft2dOptions& options);
+  std::string describe() const override { return fft_.describe(); }
+  Box3 input_box() const override;
+  void load(const std::vector<Complex>& input) override;
+  void forward() override;
+  void backward() override;
+  std::vector<Complex> gather_output() const override;
+  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
+  FftTimes last_times() const override { return fft_.last_times(); }
+
+ private:
+  MPI_Comm comm_;
+  Fft2d fft_;
+  std::vector<Complex> array_;
 };
 
 /// a2afft's six-step 1D FFT (c2c double) on an array of its own, transformed in place.

@@ -79,11 +79,12 @@ class FftwMpi3d final : public FftCandidate {
   using C = typename Api::FftwComplex;
 
   FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
-            bool transposed_output, const Transform& transform)
+            bool transposed_output, const Transform& transform, bool two_d)
       : FftCandidate("fftw-mpi", transform),
         comm_(comm),
         shape_(shape),
-        transposed_output_(transposed_output) {
+        transposed_output_(transposed_output),
+        two_d_(two_d) {
     static const bool initialized = [] {
       Api::init();
       return true;
@@ -92,21 +93,32 @@ class FftwMpi3d final : public FftCandidate {
     const bool r2c = transform.kind == Kind::r2c;
     const auto howmany = static_cast<ptrdiff_t>(transform.batch);
     const std::array<std::size_t, 3> complex = transform.output_shape(shape);
-    const ptrdiff_t logical[3] = {static_cast<ptrdiff_t>(shape[0]),
-                                  static_cast<ptrdiff_t>(shape[1]),
-                                  static_cast<ptrdiff_t>(shape[2])};
-    const ptrdiff_t counted[3] = {logical[0], logical[1], static_cast<ptrdiff_t>(complex[2])};
+    // A 2D transform (shape[0] == 1 from the fft2d command) is FFTW-MPI's rank-2 plan of
+    // n1 x n2, its slabs along n1; its boxes keep the leading dimension of one point.
+    const int rank = two_d ? 2 : 3;
+    const ptrdiff_t* logical = dims_.data() + (two_d ? 1 : 0);
+    dims_ = {static_cast<ptrdiff_t>(shape[0]), static_cast<ptrdiff_t>(shape[1]),
+             static_cast<ptrdiff_t>(shape[2])};
+    std::array<ptrdiff_t, 3> counted = dims_;
+    counted[2] = static_cast<ptrdiff_t>(complex[2]);
     ptrdiff_t local_n0 = 0, start0 = 0, local_n1 = 0, start1 = 0;
     const ptrdiff_t alloc =
-        Api::local_size(3, counted, howmany, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK, comm,
-                        &local_n0, &start0, &local_n1, &start1);
+        Api::local_size(rank, counted.data() + (two_d ? 1 : 0), howmany, FFTW_MPI_DEFAULT_BLOCK,
+                        FFTW_MPI_DEFAULT_BLOCK, comm, &local_n0, &start0, &local_n1, &start1);
     data_ = Api::alloc(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
     const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
-    input_box_ = {{u(start0), 0, 0}, {u(local_n0), shape[1], shape[2]}};
     padded_row_ = r2c ? 2 * complex[2] : shape[2];
-    output_box_ = transposed_output
-                      ? Box3{{0, u(start1), 0}, {shape[0], u(local_n1), complex[2]}, {1, 0, 2}}
-                      : Box3{{u(start0), 0, 0}, {u(local_n0), shape[1], complex[2]}};
+    if (two_d) {
+      input_box_ = {{0, u(start0), 0}, {1, u(local_n0), shape[2]}};
+      output_box_ = transposed_output
+                        ? Box3{{0, 0, u(start1)}, {1, shape[1], u(local_n1)}, {0, 2, 1}}
+                        : Box3{{0, u(start0), 0}, {1, u(local_n0), complex[2]}};
+    } else {
+      input_box_ = {{u(start0), 0, 0}, {u(local_n0), shape[1], shape[2]}};
+      output_box_ = transposed_output
+                        ? Box3{{0, u(start1), 0}, {shape[0], u(local_n1), complex[2]}, {1, 0, 2}}
+                        : Box3{{u(start0), 0, 0}, {u(local_n0), shape[1], complex[2]}};
+    }
     const unsigned flags = planner_flags(rigor);
     const unsigned out_flag = transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0;
     const unsigned in_flag = transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0;
@@ -114,13 +126,13 @@ class FftwMpi3d final : public FftCandidate {
     if (r2c) {
       auto* real = reinterpret_cast<Real*>(data_);
       forward_ =
-          Api::plan_r2c(3, logical, howmany, block, block, real, data_, comm, flags | out_flag);
+          Api::plan_r2c(rank, logical, howmany, block, block, real, data_, comm, flags | out_flag);
       backward_ =
-          Api::plan_c2r(3, logical, howmany, block, block, data_, real, comm, flags | in_flag);
+          Api::plan_c2r(rank, logical, howmany, block, block, data_, real, comm, flags | in_flag);
     } else {
-      forward_ = Api::plan_dft(3, logical, howmany, block, block, data_, data_, comm, FFTW_FORWARD,
-                               flags | out_flag);
-      backward_ = Api::plan_dft(3, logical, howmany, block, block, data_, data_, comm,
+      forward_ = Api::plan_dft(rank, logical, howmany, block, block, data_, data_, comm,
+                               FFTW_FORWARD, flags | out_flag);
+      backward_ = Api::plan_dft(rank, logical, howmany, block, block, data_, data_, comm,
                                 FFTW_BACKWARD, flags | in_flag);
     }
     if (forward_ == nullptr || backward_ == nullptr) {
@@ -136,7 +148,8 @@ class FftwMpi3d final : public FftCandidate {
   std::string describe() const override {
     const bool r2c = transform().kind == Kind::r2c;
     return std::string(std::is_same_v<Real, float> ? "fftwf" : "fftw") + "_mpi_plan_many_dft" +
-           (r2c ? "_r2c" : "") + (transposed_output_ ? "(TRANSPOSED_OUT)" : "");
+           (r2c ? "_r2c" : "") + (two_d_ ? "(rank 2" : "(rank 3") +
+           (transposed_output_ ? ", TRANSPOSED_OUT)" : ")");
   }
   Box3 input_box() const override { return input_box_; }
   void load(const std::vector<Complex>& input) override {
@@ -170,6 +183,8 @@ class FftwMpi3d final : public FftCandidate {
   MPI_Comm comm_;
   std::array<std::size_t, 3> shape_;
   bool transposed_output_;
+  bool two_d_;
+  std::array<ptrdiff_t, 3> dims_{};  // n0, n1, n2 for FFTW-MPI's plans
   Box3 input_box_;
   Box3 output_box_;
   std::size_t padded_row_ = 0;  // input slots per row: 2(n2/2+1) reals for r2c
@@ -183,11 +198,14 @@ class FftwMpi3d final : public FftCandidate {
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,
-                                               bool transposed_output, const Transform& transform) {
+                                               bool transposed_output, const Transform& transform,
+                                               bool two_d) {
   if (transform.precision == Precision::single_precision) {
-    return std::make_unique<FftwMpi3d<float>>(comm, shape, rigor, transposed_output, transform);
+    return std::make_unique<FftwMpi3d<float>>(comm, shape, rigor, transposed_output, transform,
+                                              two_d);
   }
-  return std::make_unique<FftwMpi3d<double>>(comm, shape, rigor, transposed_output, transform);
+  return std::make_unique<FftwMpi3d<double>>(comm, shape, rigor, transposed_output, transform,
+                                             two_d);
 }
 
 FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor)

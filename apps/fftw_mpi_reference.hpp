@@ -21,9 +21,11 @@ namespace a2afft::commands {
 /// `transposed_output` the forward plan uses FFTW_MPI_TRANSPOSED_OUT and the backward
 /// FFTW_MPI_TRANSPOSED_IN: the output is then stored [local n1][n0][n2], dims 0 and 1 swapped.
 /// The whole transform counts as `compute`: FFTW-MPI's transposes cannot be timed apart.
+/// `two_d`: shape is {1, n0, n1}, planned as FFTW-MPI's 2D transform of n0 x n1 (rank 2).
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,
-                                               bool transposed_output, const Transform& transform);
+                                               bool transposed_output, const Transform& transform,
+                                               bool two_d = false);
 
 /// fftw_mpi_plan_dft_1d, in natural order on both sides, out of place: forward reads data() and
 /// writes the output array, backward the reverse.

@@ -9,6 +9,7 @@
 #include <a2afft/exchange.hpp>
 #include <a2afft/fft.hpp>
 #include <a2afft/fft1d.hpp>
+#include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
 #include <a2afft/fft_tools.hpp>
 #include <a2afft/layout.hpp>

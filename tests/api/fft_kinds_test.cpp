@@ -81,13 +81,38 @@ std::size_t row_major(const Index& at, const Index& n) {
   return (at[0] * n[1] + at[1]) * n[2] + at[2];
 }
 
+// An Fft2d seen as the Fft3d of a 1 x n0 x n1 array, so the checks below serve both.
+struct Fft2dAs3d {
+  a2afft::Fft2d fft;
+  static a2afft::Box3 box3(const a2afft::Box2& box) {
+    a2afft::Box3 three;
+    three.lower = {0, box.lower[0], box.lower[1]};
+    three.size = {1, box.size[0], box.size[1]};
+    three.order = {0, box.order[0] + 1, box.order[1] + 1};
+    return three;
+  }
+  a2afft::Box3 input_box() const { return box3(fft.input_box()); }
+  a2afft::Box3 output_box() const { return box3(fft.output_box()); }
+  std::size_t in_place_elements() const { return fft.in_place_elements(); }
+  std::size_t output_elements() const { return fft.output_elements(); }
+  std::string describe() const { return fft.describe(); }
+  template <typename In, typename Out>
+  void forward(const In* in, Out* out) {
+    fft.forward(in, out);
+  }
+  template <typename In, typename Out>
+  void backward(const In* in, Out* out) {
+    fft.backward(in, out);
+  }
+};
+
 // One configuration, run for one Real: its plan, arrays and checks.
-template <typename Real>
+template <typename Real, typename Plan>
 struct Run {
   using Complex = std::complex<Real>;
   // The input scalar: Real for r2c, Complex for c2c; both stored in a Complex array (an
   // in-place array holds in_place_elements() complex numbers).
-  a2afft::Fft3d& fft;
+  Plan& fft;
   Index n;
   Kind kind;
   std::size_t batch;
@@ -188,20 +213,12 @@ std::string name_of(const Config& c, const Index& n, bool in_place, a2afft::Fft3
 
 // Forward and backward of one configuration against serial FFTW; returns the forward output
 // bytes for the bit-identity check.
-template <typename Real>
-std::vector<unsigned char> check(const Config& c, const Index& n, bool in_place,
-                                 a2afft::Fft3dOutput output, const std::string& exchange) {
-  a2afft::Fft3dOptions options;
-  options.kind = c.kind;
-  options.precision = c.precision;
-  options.batch = c.batch;
-  options.rigor = a2afft::Rigor::estimate;
-  options.output = output;
-  options.row_exchange = exchange;
-  options.column_exchange = exchange;
-  a2afft::Fft3d fft(MPI_COMM_WORLD, n, options);
-  Run<Real> run{fft, n, c.kind, c.batch};
-  const std::string what = name_of(c, n, in_place, output) + " on " + fft.describe();
+template <typename Real, typename Plan>
+std::vector<unsigned char> check_plan(Plan& fft, const Config& c, const Index& n, bool in_place,
+                                      a2afft::Fft3dOutput output, const char* dimensions) {
+  Run<Real, Plan> run{fft, n, c.kind, c.batch};
+  const std::string what =
+      std::string(dimensions) + " " + name_of(c, n, in_place, output) + " on " + fft.describe();
   const bool r2c = c.kind == Kind::r2c;
 
   std::vector<std::vector<std::complex<double>>> reference;
@@ -249,6 +266,45 @@ std::vector<unsigned char> check(const Config& c, const Index& n, bool in_place,
   return bits;
 }
 
+// The plan of a configuration: an Fft3d of `n`, or with `two_d` an Fft2d of n1 x n2 (n0 = 1).
+a2afft::Fft3d make_plan(const Config& c, const Index& n, a2afft::Fft3dOutput output,
+                        const std::string& exchange) {
+  a2afft::Fft3dOptions options;
+  options.kind = c.kind;
+  options.precision = c.precision;
+  options.batch = c.batch;
+  options.rigor = a2afft::Rigor::estimate;
+  options.output = output;
+  options.row_exchange = exchange;
+  options.column_exchange = exchange;
+  return a2afft::Fft3d(MPI_COMM_WORLD, n, options);
+}
+
+Fft2dAs3d make_plan_2d(const Config& c, const Index& n, a2afft::Fft3dOutput output,
+                       const std::string& exchange) {
+  a2afft::Fft2dOptions options;
+  options.kind = c.kind;
+  options.precision = c.precision;
+  options.batch = c.batch;
+  options.rigor = a2afft::Rigor::estimate;
+  options.output = output == a2afft::Fft3dOutput::natural ? a2afft::Fft2dOutput::natural
+                                                          : a2afft::Fft2dOutput::transposed;
+  options.exchange = exchange;
+  return {a2afft::Fft2d(MPI_COMM_WORLD, {n[1], n[2]}, options)};
+}
+
+template <typename Real>
+std::vector<unsigned char> check(const Config& c, const Index& n, bool in_place,
+                                 a2afft::Fft3dOutput output, const std::string& exchange,
+                                 bool two_d) {
+  if (two_d) {
+    Fft2dAs3d fft = make_plan_2d(c, n, output, exchange);
+    return check_plan<Real>(fft, c, n, in_place, output, "2D");
+  }
+  a2afft::Fft3d fft = make_plan(c, n, output, exchange);
+  return check_plan<Real>(fft, c, n, in_place, output, "3D");
+}
+
 using Complex = std::complex<double>;
 
 const Config kConfigs[] = {
@@ -261,10 +317,11 @@ const Config kConfigs[] = {
 const Index kShapes[] = {{6, 5, 7}, {5, 4, 6}, {3, 2, 5}};
 
 std::vector<unsigned char> check_any(const Config& c, const Index& n, bool in_place,
-                                     a2afft::Fft3dOutput output, const std::string& exchange) {
+                                     a2afft::Fft3dOutput output, const std::string& exchange,
+                                     bool two_d = false) {
   return c.precision == Precision::single_precision
-             ? check<float>(c, n, in_place, output, exchange)
-             : check<double>(c, n, in_place, output, exchange);
+             ? check<float>(c, n, in_place, output, exchange, two_d)
+             : check<double>(c, n, in_place, output, exchange, two_d);
 }
 
 TEST(Fft3dKinds, every_kind_precision_and_batch_matches_serial_fftw) {
@@ -275,6 +332,27 @@ TEST(Fft3dKinds, every_kind_precision_and_batch_matches_serial_fftw) {
       }
       check_any(c, n, false, a2afft::Fft3dOutput::natural, "mpi");
     }
+  }
+}
+
+// Fft2d, slabs of n0 x n1 with one transpose: each configuration against serial FFTW of the
+// 1 x n0 x n1 array (the 2D transform), odd and even n1, fewer rows than ranks at P > 5.
+TEST(Fft2dKinds, every_kind_precision_and_batch_matches_serial_fftw) {
+  for (const Config& c : kConfigs) {
+    for (const Index& n : {Index{1, 5, 7}, Index{1, 6, 4}}) {
+      for (const bool in_place : {false, true}) {
+        check_any(c, n, in_place, a2afft::Fft3dOutput::transposed, "mpi", true);
+      }
+      check_any(c, n, false, a2afft::Fft3dOutput::natural, "pairwise", true);
+    }
+    const Index n{1, 5, 7};
+    EXPECT_EQ(sum_over(check_any(c, n, false, a2afft::Fft3dOutput::transposed, "tra", true) ==
+                               check_any(c, n, false, a2afft::Fft3dOutput::transposed, "mpi", true)
+                           ? 0
+                           : 1),
+              0)
+        << "2D " << name_of(c, n, false, a2afft::Fft3dOutput::transposed)
+        << ": tra gives other bits than mpi";
   }
 }
 
