@@ -5,7 +5,9 @@
 // elements, fused into a sweep of row FFTs a cache-sized chunk of rows at a time: besides the
 // exchange, one pass over memory.
 //   cost per transform: 3 exchanges of N/P^2-element blocks, 5 N/P log2 N flops per rank.
-//   parameters: the exchange spec (one plan serves all three), N1 (N2 = N/N1), output order.
+//   parameters: the exchange spec (one plan serves all three), N1 (N2 = N/N1), output order,
+//   precision, batch (k interleaved fields: blocks of k N/P^2 complex numbers, one exchange for
+//   all fields per transpose).
 #include "six_step1d.hpp"
 
 #include <algorithm>
@@ -19,43 +21,65 @@ namespace a2afft::fft {
 namespace {
 
 // Rows handled per timed chunk: about 256 KiB, so they are still in cache for the next step.
-std::size_t rows_per_chunk(std::size_t row_length) {
-  return std::max<std::size_t>(1, (std::size_t{256} << 10) / (row_length * sizeof(Complex)));
+std::size_t rows_per_chunk(std::size_t row_bytes) {
+  return std::max<std::size_t>(1, (std::size_t{256} << 10) / row_bytes);
+}
+
+// The interleaved fields of a batch, as FFTW's innermost howmany loop (none for one field).
+std::vector<Stride> fields_loop(std::size_t batch) {
+  if (batch == 1) return {};
+  return {{static_cast<std::ptrdiff_t>(batch), 1, 1}};
 }
 
 }  // namespace
 
-SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options)
+template <typename Real>
+BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
+                                     const SixStep1dOptions& options)
     : comm_(topology.comm()),
       rank_(topology.rank()),
       geometry_(n, topology.size(), options.n1, options.scrambled_output),
       options_(options),
       twiddles_(n) {
-  const std::size_t local = geometry_.local_length();
+  if (options.batch == 0) throw std::logic_error("a six-step plan of a batch of 0 fields");
+  const std::size_t batch = options.batch;
+  const std::size_t local = local_scalars();
   const Spec& spec = options.exchange;
-  const ExchangeProblem problem{topology, geometry_.block_bytes()};
+  const ExchangeProblem problem{topology, geometry_.block_bytes(batch * sizeof(Complex))};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
   }
   exchange_ = make_exchange(spec, problem);
   work_.resize(local);
-  send_ = ComplexBuffer(exchange_.get(), local);
-  recv_ = ComplexBuffer(exchange_.get(), local);
+  send_ = ExchangeArray<Complex>(exchange_.get(), local);
+  recv_ = ExchangeArray<Complex>(exchange_.get(), local);
 
   const std::size_t n1 = geometry_.split().n1;
   const std::size_t n2 = geometry_.split().n2;
   const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
+  const std::ptrdiff_t b = s(batch);
   Complex* work = work_.data();
+  // A row of length L starts L * batch complex numbers after the last: rows at offsets FFTW's
+  // SIMD alignment does not divide (float, odd L * batch) need plans made for any alignment.
+  const auto aligned = [&](std::size_t length) {
+    return length * batch * sizeof(Complex) % 16 == 0;
+  };
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     const auto d = static_cast<std::size_t>(direction == Direction::backward);
-    n1_plans_[d] = FftwPlan<double>({{s(n1), 1}}, {}, work, work, direction, options.rigor);
-    n2_plans_[d] = FftwPlan<double>({{s(n2), 1}}, {}, work, work, direction, options.rigor);
+    n1_plans_[d] = FftwPlan<Real>({{s(n1), b}}, fields_loop(batch), work, work, direction,
+                                  options.rigor, aligned(n1));
+    n2_plans_[d] = FftwPlan<Real>({{s(n2), b}}, fields_loop(batch), work, work, direction,
+                                  options.rigor, aligned(n2));
   }
   // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
-  // matrix (transposing a chunk of rows at a time inside a sweep measured 1.5-2x slower).
+  // matrix of points (transposing a chunk of rows at a time inside a sweep measured 1.5-2x
+  // slower), a point's fields copied together as the innermost loop. The arrays are whole
+  // (work_, the exchange buffers, the caller's), so always aligned alike.
   const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
-    return FftwPlan<double>({}, {{s(rows), s(columns), 1}, {s(columns), 1, s(rows)}}, from, to,
-                            Direction::forward, options.rigor);
+    std::vector<Stride> loops{{s(rows), s(columns) * b, b}, {s(columns), b, s(rows) * b}};
+    for (const Stride& fields : fields_loop(batch))
+      loops.push_back(fields);
+    return FftwPlan<Real>({}, loops, from, to, Direction::forward, options.rigor);
   };
   recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), work);
   recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work);
@@ -63,10 +87,14 @@ SixStep1d::SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOpt
   rows_to_send_[1] = transpose(geometry_.rows1(), n2, work, send_.data());
 }
 
-SixStep1d::~SixStep1d() = default;
+template <typename Real>
+BasicSixStep1d<Real>::~BasicSixStep1d() = default;
 
-std::vector<Complex> SixStep1d::gather_output() const {
+template <typename Real>
+auto BasicSixStep1d<Real>::gather_output() const -> std::vector<Complex>
+requires std::is_same_v<Real, double> {
   // Every rank's raw block, in rank order; then each element goes to its output_index().
+  if (options_.batch != 1) throw std::logic_error("SixStep1d::gather_output of a batch");
   const std::size_t n = geometry_.length();
   if (data_.size() < geometry_.local_length()) {
     throw std::logic_error("SixStep1d: data() was never called, so it holds no output");
@@ -83,7 +111,8 @@ std::vector<Complex> SixStep1d::gather_output() const {
   return natural;
 }
 
-void SixStep1d::exchange(Own own) {
+template <typename Real>
+void BasicSixStep1d<Real>::exchange(Own own) {
   const ScopedPhase timed(timer_, "transpose");
   const auto* send = reinterpret_cast<const std::byte*>(send_.data());
   auto* recv = reinterpret_cast<std::byte*>(recv_.data());
@@ -94,15 +123,18 @@ void SixStep1d::exchange(Own own) {
   }
 }
 
-// Rows [first, last) of `rows`, each of P runs of length/P elements: run b of row i is at
+// Rows [first, last) of `rows`, each of P runs of length/P points: run b of row i is at point
 // b * (N1/P * N2/P) + i * length/P in the exchange buffers. Rows go to send_ or come from recv_.
-void SixStep1d::copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, std::size_t last,
-                          bool into_rows) {
-  const std::size_t block = geometry_.block_elements();
-  const std::size_t run = sweep.length / static_cast<std::size_t>(geometry_.ranks());
+// A point is `batch` complex numbers, so every offset and length is scaled by it.
+template <typename Real>
+void BasicSixStep1d<Real>::copy_runs(const Sweep& sweep, Complex* rows, std::size_t first,
+                                     std::size_t last, bool into_rows) {
+  const std::size_t batch = options_.batch;
+  const std::size_t block = geometry_.block_elements() * batch;
+  const std::size_t run = sweep.length / static_cast<std::size_t>(geometry_.ranks()) * batch;
   for (std::size_t i = first; i < last; ++i) {
     for (std::size_t b = 0; b < static_cast<std::size_t>(geometry_.ranks()); ++b) {
-      Complex* row_part = rows + i * sweep.length + b * run;
+      Complex* row_part = rows + i * sweep.length * batch + b * run;
       if (into_rows) {
         std::copy_n(recv_.data() + b * block + i * run, run, row_part);
       } else {
@@ -118,7 +150,9 @@ void SixStep1d::copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, 
   }
 }
 
-void SixStep1d::local_transpose(const FftwPlan<double>& plan, const Complex* from, Complex* to) {
+template <typename Real>
+void BasicSixStep1d<Real>::local_transpose(const FftwPlan<Real>& plan, const Complex* from,
+                                           Complex* to) {
   const ScopedPhase timed(timer_, "transpose");
   plan.execute(from, to);
 }
@@ -126,9 +160,18 @@ void SixStep1d::local_transpose(const FftwPlan<double>& plan, const Complex* fro
 // One pass over the rows, a cache-sized chunk at a time: unpack them from the last exchange into
 // `to` (or copy them there from `from`), transform them with their twiddles, scale them and
 // pack them for the next exchange.
-void SixStep1d::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
+//
+// Twiddles come from the double table for float as well, rounded to float once: a float
+// table would round W_N^(m mod L) and W_N^(L floor(m / L)) and then their product, three
+// roundings per twiddle against one, and the double table (2 sqrt(N) entries, 32 KiB at
+// N = 2^20) stays in cache all the same. Each twiddle then serves all fields of its point.
+template <typename Real>
+void BasicSixStep1d<Real>::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
+  const std::size_t batch = options_.batch;
   const std::size_t length = sweep.length;
-  const std::size_t chunk = rows_per_chunk(length);
+  const std::size_t row_scalars = length * batch;
+  const std::size_t chunk = rows_per_chunk(row_scalars * sizeof(Complex));
+  const auto scale = static_cast<Real>(sweep.scale);
   for (std::size_t first = 0; first < sweep.rows; first += chunk) {
     const std::size_t last = std::min(sweep.rows, first + chunk);
     if (sweep.unpack) {
@@ -138,23 +181,24 @@ void SixStep1d::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
     if (sweep.fft != nullptr) {
       const ScopedPhase timed(timer_, "compute");
       for (std::size_t i = first; i < last; ++i) {
-        Complex* row = to + i * length;
+        Complex* row = to + i * row_scalars;
         // Row i of the N1 FFTs is n2 = r N2/P + i; its twiddle exponents n2 k1 stay below N.
         const std::size_t n2 = static_cast<std::size_t>(rank_) * geometry_.rows2() + i;
-        if (sweep.twiddle == Twiddle::conjugate_before) {  // only after an unpack: in place
-          for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
-            row[k] = multiply(row[k], twiddles_(m), true);
-        }
+        const auto twiddle = [&](bool conjugate) {
+          for (std::size_t k = 0, m = 0; k < length; ++k, m += n2) {
+            const Complex w(twiddles_(m));
+            for (std::size_t f = 0; f < batch; ++f)
+              row[k * batch + f] = multiply(row[k * batch + f], w, conjugate);
+          }
+        };
+        if (sweep.twiddle == Twiddle::conjugate_before) twiddle(true);  // only after an unpack
         // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
-        if (!sweep.unpack && from != to) std::copy_n(from + i * length, length, row);
+        if (!sweep.unpack && from != to) std::copy_n(from + i * row_scalars, row_scalars, row);
         sweep.fft->execute(row, row);
-        if (sweep.twiddle == Twiddle::after) {
-          for (std::size_t k = 0, m = 0; k < length; ++k, m += n2)
-            row[k] = multiply(row[k], twiddles_(m), false);
-        }
+        if (sweep.twiddle == Twiddle::after) twiddle(false);
         if (sweep.scale != 1.0) {
-          for (std::size_t k = 0; k < length; ++k)
-            row[k] *= sweep.scale;
+          for (std::size_t k = 0; k < row_scalars; ++k)
+            row[k] *= scale;
         }
       }
     }
@@ -167,7 +211,8 @@ void SixStep1d::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
 
 // Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
 // -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
-void SixStep1d::forward(const Complex* in, Complex* out) {
+template <typename Real>
+void BasicSixStep1d<Real>::forward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
   const std::size_t n1 = geometry_.split().n1;
@@ -190,7 +235,8 @@ void SixStep1d::forward(const Complex* in, Complex* out) {
 }
 
 // Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
-void SixStep1d::backward(const Complex* in, Complex* out) {
+template <typename Real>
+void BasicSixStep1d<Real>::backward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
   const std::size_t n1 = geometry_.split().n1;
@@ -213,29 +259,37 @@ void SixStep1d::backward(const Complex* in, Complex* out) {
   local_transpose(recv_to_rows_[1], recv_.data(), out);  // out: A[n1 local][n2]
 }
 
-Complex* SixStep1d::data() {
-  if (data_.size() < geometry_.local_length()) data_.resize(geometry_.local_length());
+template <typename Real>
+auto BasicSixStep1d<Real>::data() -> Complex* {
+  if (data_.size() < local_scalars()) data_.resize(local_scalars());
   return data_.data();
 }
 
-void SixStep1d::forward() {
+template <typename Real>
+void BasicSixStep1d<Real>::forward() {
   Complex* array = data();
   forward(array, array);
 }
 
-void SixStep1d::backward() {
+template <typename Real>
+void BasicSixStep1d<Real>::backward() {
   Complex* array = data();
   backward(array, array);
 }
 
-std::size_t SixStep1d::workspace_bytes() const {
+template <typename Real>
+std::size_t BasicSixStep1d<Real>::workspace_bytes() const {
   return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex);
 }
 
-std::string SixStep1d::describe() const {
+template <typename Real>
+std::string BasicSixStep1d<Real>::describe() const {
   return "sixstep(N1=" + std::to_string(geometry_.split().n1) +
          ",N2=" + std::to_string(geometry_.split().n2) +
          (geometry_.scrambled_output() ? ",scrambled" : "") + "): " + exchange_->describe();
 }
+
+template class BasicSixStep1d<double>;
+template class BasicSixStep1d<float>;
 
 }  // namespace a2afft::fft

@@ -2,6 +2,7 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "exchange.hpp"
@@ -22,10 +23,16 @@ struct SixStep1dOptions {
   Rigor rigor = Rigor::estimate;
   bool scrambled_output = false;    // skip the last transpose; see SixStep1d
   Scaling scaling = Scaling::none;  // applied in the last FFT stage of each direction
+  // Fields transformed together, interleaved (field fastest: point i of field f at
+  // i * batch + f), as Pencil3dOptions::batch: each point is `batch` complex numbers, so one
+  // exchange per transpose moves all fields, and every FFT and local-transpose plan runs over
+  // the fields as its innermost loop.
+  std::size_t batch = 1;
 };
 
-/// A 1D c2c double FFT of length N = N1 * N2 over P ranks (DESIGN.md §4), P dividing N1 and N2.
-/// Rank r holds x[r N/P .. (r+1) N/P) (the rows n1 of the N1 x N2 matrix x[N2 n1 + n2]):
+/// A 1D c2c FFT of `Real` (double or float) of length N = N1 * N2 over P ranks (DESIGN.md §4), P
+/// dividing N1 and N2. Rank r holds x[r N/P .. (r+1) N/P) (the rows n1 of the N1 x N2 matrix x[N2
+/// n1 + n2]):
 ///   transpose; N2 FFTs of length N1; twiddle by W_N^(n2 k1); transpose;
 ///   N1 FFTs of length N2; transpose back.
 /// The output X[k] is then natural: rank r holds X[r N/P .. (r+1) N/P). Scrambled output skips
@@ -36,13 +43,17 @@ struct SixStep1dOptions {
 /// plans (FFTW plans, twiddles, the exchange); forward() and backward() only compute and move
 /// data. The first step reads the caller's input (a local transpose out of it, or in scrambled
 /// backward the first FFTs' rows, copied into the work array while in cache) and the last
-/// writes the caller's output.
-class SixStep1d {
+/// writes the caller's output. A batch of k fields holds k interleaved values per point
+/// (SixStep1dOptions::batch); every index above counts points.
+template <typename Real>
+class BasicSixStep1d {
  public:
-  SixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options);
-  ~SixStep1d();
-  SixStep1d(const SixStep1d&) = delete;
-  SixStep1d& operator=(const SixStep1d&) = delete;
+  using Complex = std::complex<Real>;
+
+  BasicSixStep1d(const Topology& topology, std::size_t n, const SixStep1dOptions& options);
+  ~BasicSixStep1d();
+  BasicSixStep1d(const BasicSixStep1d&) = delete;
+  BasicSixStep1d& operator=(const BasicSixStep1d&) = delete;
 
   /// N, N1, N2, rows and blocks of every rank: what the plan uses.
   const SixStepGeometry& geometry() const { return geometry_; }
@@ -50,32 +61,36 @@ class SixStep1d {
   SixStepSplit split() const { return geometry_.split(); }
   /// The local part of the (natural-order) input, as a box of the 1 x 1 x N array.
   Box3 input_box() const { return geometry_.input_box(rank_); }
-  /// Elements of the local input and output alike (N/P), so also of an in-place array.
+  /// Points of the local input and output alike (N/P).
   std::size_t local_length() const { return geometry_.local_length(); }
+  std::size_t batch() const { return options_.batch; }
+  /// Complex numbers of the local input and output alike, so also of an in-place array: N/P
+  /// points of every field.
+  std::size_t local_scalars() const { return geometry_.local_length() * options_.batch; }
   /// Global index of local output element i (the identity map plus an offset when natural).
   std::size_t output_index(std::size_t i) const { return geometry_.output_index(rank_, i); }
   /// Bytes of the plan's own arrays on this rank: the work array and the exchange's send and
-  /// receive buffers, N/P elements each. Not counted: the exchange's internal scratch, FFTW's
+  /// receive buffers, local_scalars() each. Not counted: the exchange's internal scratch, FFTW's
   /// plans, the twiddle tables (2 sqrt(N) elements) and the data() array.
   std::size_t workspace_bytes() const;
 
-  /// Forward transform of `in` (local_length() elements, input_box()) into `out` (as many, see
-  /// output_index()). Out of place (arrays apart; `in` is only read) or in place (in == out).
-  /// Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc give; otherwise throws
+  /// Forward transform of `in` (local_scalars() complex numbers, input_box()) into `out` (as
+  /// many, see output_index()). Out of place (arrays apart; `in` is only read) or in place (in ==
+  /// out). Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc give; otherwise throws
   /// UsageError on the rank that passed them. Collective; allocates and plans nothing.
   void forward(const Complex* in, Complex* out);
   /// Backward transform of `in` (in the output order) into `out` (natural order, input_box()).
   void backward(const Complex* in, Complex* out);
 
-  /// An array of local_length() owned by the plan, allocated (zeroed) on the first call, for
+  /// An array of local_scalars() owned by the plan, allocated (zeroed) on the first call, for
   /// callers without arrays of their own; forward() and backward() transform it in place.
   Complex* data();
   /// forward(data(), data()) and backward(data(), data()): the same steps, the same bits.
   void forward();
   void backward();
   /// The whole output of data() in natural order on rank 0 (empty elsewhere); collective,
-  /// untimed.
-  std::vector<Complex> gather_output() const;
+  /// untimed. Complex double, one field.
+  std::vector<Complex> gather_output() const requires std::is_same_v<Real, double>;
 
   /// `sixstep(N1=..,N2=..[,scrambled]): <exchange describe>`.
   std::string describe() const;
@@ -92,7 +107,7 @@ class SixStep1d {
     std::size_t rows;
     std::size_t length;
     bool unpack;  // from the last exchange's blocks, as runs (see copy_runs())
-    const FftwPlan<double>* fft;
+    const FftwPlan<Real>* fft;
     Twiddle twiddle;
     bool pack;           // into the next exchange's blocks
     double scale = 1.0;  // each row is multiplied by it after its FFT and twiddle
@@ -103,7 +118,7 @@ class SixStep1d {
   void exchange(Own own);
   void copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, std::size_t last,
                  bool into_rows);
-  void local_transpose(const FftwPlan<double>& plan, const Complex* from, Complex* to);
+  void local_transpose(const FftwPlan<Real>& plan, const Complex* from, Complex* to);
   void sweep(const Sweep& sweep, const Complex* from, Complex* to);
 
   MPI_Comm comm_;
@@ -112,18 +127,22 @@ class SixStep1d {
   SixStep1dOptions options_;
   std::unique_ptr<ExchangePlan> exchange_;
   std::vector<Complex> work_;
-  ComplexBuffer send_;  // from exchange_->allocate()
-  ComplexBuffer recv_;
+  ExchangeArray<Complex> send_;  // from exchange_->allocate()
+  ExchangeArray<Complex> recv_;
   std::vector<Complex> data_;  // data(), allocated on first use
-  TwiddleTable twiddles_;      // W_N^m; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1)
-  // [forward, backward] row FFTs of length N1 and N2, in place, run on each row.
-  std::array<FftwPlan<double>, 2> n1_plans_;
-  std::array<FftwPlan<double>, 2> n2_plans_;
+  // W_N^m in double for either Real; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1). See
+  // sweep() for why float keeps the double table.
+  TwiddleTable twiddles_;
+  // [forward, backward] row FFTs of length N1 and N2, in place, run on each row (of every field).
+  std::array<FftwPlan<Real>, 2> n1_plans_;
+  std::array<FftwPlan<Real>, 2> n2_plans_;
   // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> rows, and rows [N2/P][N1] or
   // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
-  std::array<FftwPlan<double>, 2> recv_to_rows_;
-  std::array<FftwPlan<double>, 2> rows_to_send_;
+  std::array<FftwPlan<Real>, 2> recv_to_rows_;
+  std::array<FftwPlan<Real>, 2> rows_to_send_;
   PhaseTimer* timer_ = nullptr;
 };
+
+using SixStep1d = BasicSixStep1d<double>;
 
 }  // namespace a2afft::fft

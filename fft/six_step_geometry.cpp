@@ -115,8 +115,8 @@ SixStepGeometry::SixStepGeometry(std::size_t n, int ranks, std::size_t n1, bool 
       rows2_(split_.n2 / static_cast<std::size_t>(ranks)),
       scrambled_output_(scrambled_output) {}
 
-std::size_t SixStepGeometry::block_bytes() const {
-  return block_elements() * sizeof(std::complex<double>);
+std::size_t SixStepGeometry::block_bytes(std::size_t element_bytes) const {
+  return block_elements() * element_bytes;
 }
 
 Box3 SixStepGeometry::input_box(int rank) const {

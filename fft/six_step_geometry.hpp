@@ -42,9 +42,10 @@ class SixStepGeometry {
   std::size_t local_length() const { return n_ / static_cast<std::size_t>(ranks_); }
   std::size_t rows1() const { return rows1_; }  // N1/P: rows of the N2 FFTs on a rank
   std::size_t rows2() const { return rows2_; }  // N2/P: rows of the N1 FFTs on a rank
-  /// Elements and bytes (complex double) of one block of each of the three transposes.
+  /// Elements of one block of each of the three transposes, and its bytes when an element is
+  /// `element_bytes` (one complex double by default; a batch of k fields of Real: k of them).
   std::size_t block_elements() const { return rows1_ * rows2_; }
-  std::size_t block_bytes() const;
+  std::size_t block_bytes(std::size_t element_bytes = sizeof(std::complex<double>)) const;
 
   /// Rank `rank`'s part of the (natural-order) input, as a box of the 1 x 1 x N array.
   Box3 input_box(int rank) const;
@@ -66,12 +67,14 @@ class SixStepGeometry {
 /// table of N entries loses no digits at N = 2^30 the way a recurrence would.
 std::complex<double> unit_root(std::size_t m, std::size_t n, int sign);
 
-/// a * b, or a * conj(b). Written out because std::complex's operator* checks for NaN and
-/// infinities (C99 Annex G), a library call per element in the twiddle loops.
-inline std::complex<double> multiply(const std::complex<double>& a, const std::complex<double>& b,
-                                     bool conjugate = false) {
-  const double br = b.real();
-  const double bi = conjugate ? -b.imag() : b.imag();
+/// a * b, or a * conj(b), in `Real` (double or float). Written out because std::complex's
+/// operator* checks for NaN and infinities (C99 Annex G), a library call per element in the
+/// twiddle loops.
+template <typename Real>
+inline std::complex<Real> multiply(const std::complex<Real>& a, const std::complex<Real>& b,
+                                   bool conjugate = false) {
+  const Real br = b.real();
+  const Real bi = conjugate ? -b.imag() : b.imag();
   return {a.real() * br - a.imag() * bi, a.real() * bi + a.imag() * br};
 }
 

@@ -115,6 +115,18 @@ const char* describe(Plan* plan) {
   return plan->description.c_str();
 }
 
+// Either plan's execute(), with the direction checked first (C passes any int).
+template <typename Plan>
+int execute(Plan* plan, int direction, const void* in, size_t in_bytes, void* out, size_t out_bytes,
+            const char* who) {
+  return guarded([&] {
+    auto& fft = checked(plan, who).fft;
+    a2afft::library::check_enum(direction, 2, "direction",
+                                "A2AFFT_FORWARD (0) or A2AFFT_BACKWARD (1)", who);
+    fft.execute(static_cast<a2afft::Direction>(direction), in, in_bytes, out, out_bytes);
+  });
+}
+
 const a2afft::Complex* as_complex(const a2afft_complex* array) {
   return reinterpret_cast<const a2afft::Complex*>(array);
 }
@@ -146,6 +158,8 @@ void a2afft_fft1d_options_init(a2afft_fft1d_options* options) {
   options->rigor = A2AFFT_RIGOR_MEASURE;
   options->output = A2AFFT_FFT1D_OUTPUT_NATURAL;
   options->scaling = A2AFFT_SCALING_NONE;
+  options->precision = A2AFFT_PRECISION_DOUBLE;
+  options->batch = 1;
 }
 
 const char* a2afft_error_message(void) {
@@ -257,13 +271,7 @@ int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_co
 
 int a2afft_fft3d_execute(a2afft_fft3d plan, int direction, const void* in, size_t in_bytes,
                          void* out, size_t out_bytes) {
-  constexpr const char* who = "a2afft_fft3d_execute";
-  return guarded([&] {
-    a2afft::Fft3d& fft = checked(plan, who).fft;
-    a2afft::library::check_enum(direction, 2, "direction",
-                                "A2AFFT_FORWARD (0) or A2AFFT_BACKWARD (1)", who);
-    fft.execute(static_cast<a2afft::Direction>(direction), in, in_bytes, out, out_bytes);
-  });
+  return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_fft3d_execute");
 }
 
 const char* a2afft_fft3d_describe(a2afft_fft3d plan) {
@@ -291,6 +299,8 @@ int a2afft_fft1d_create(MPI_Comm comm, size_t n, const a2afft_fft1d_options* opt
     cpp.output = static_cast<a2afft::Fft1dOutput>(given.output);
     cpp.wisdom_file = text_or(given.wisdom_file, "");
     cpp.scaling = static_cast<a2afft::Scaling>(given.scaling);
+    cpp.precision = static_cast<a2afft::Precision>(given.precision);
+    cpp.batch = given.batch;
     *plan = new a2afft_fft1d_plan{a2afft::Fft1d(comm, n, cpp), {}};
   });
 }
@@ -316,6 +326,10 @@ size_t a2afft_fft1d_output_index(a2afft_fft1d plan, size_t i) {
   return plan == nullptr ? 0 : plan->fft.output_index(i);
 }
 
+size_t a2afft_fft1d_local_bytes(a2afft_fft1d plan) {
+  return plan == nullptr ? 0 : plan->fft.local_bytes();
+}
+
 size_t a2afft_fft1d_workspace_bytes(a2afft_fft1d plan) {
   return plan == nullptr ? 0 : plan->fft.workspace_bytes();
 }
@@ -329,6 +343,11 @@ int a2afft_fft1d_backward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_co
   return guarded([&] {
     checked(plan, "a2afft_fft1d_backward").fft.backward(as_complex(in), as_complex(out));
   });
+}
+
+int a2afft_fft1d_execute(a2afft_fft1d plan, int direction, const void* in, size_t in_bytes,
+                         void* out, size_t out_bytes) {
+  return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_fft1d_execute");
 }
 
 const char* a2afft_fft1d_describe(a2afft_fft1d plan) {

@@ -91,7 +91,8 @@ void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batc
 void check_overload(Precision expected_precision, Kind kind, Precision precision, bool real_side,
                     std::string_view who, std::string_view call) {
   if (expected_precision == precision && (kind == Kind::r2c) == real_side) return;
-  const bool single = precision == Precision::single_precision;
+  // The plan's precision names the overload to call, not the one called.
+  const bool single = expected_precision == Precision::single_precision;
   const std::string complex_type = single ? "ComplexFloat" : "Complex";
   const std::string real_type = single ? "float" : "double";
   const bool forward = call.find("forward") != std::string_view::npos;

@@ -60,6 +60,16 @@ template <typename Real>
 constexpr Precision precision_of =
     std::is_same_v<Real, float> ? Precision::single_precision : Precision::double_precision;
 
+/// The Real of an overload's arrays: double for Complex and double, float for ComplexFloat
+/// and float.
+template <typename In, typename Out>
+using real_of = std::conditional_t<std::is_same_v<In, Complex> || std::is_same_v<Out, Complex> ||
+                                       std::is_same_v<In, double> || std::is_same_v<Out, double>,
+                                   double, float>;
+/// Whether an overload takes a real array (r2c's input or c2r's output).
+template <typename In, typename Out>
+constexpr bool has_real_side = std::is_floating_point_v<In> || std::is_floating_point_v<Out>;
+
 /// "(const double*, Complex*)": an overload's arguments, for messages.
 template <typename T>
 constexpr const char* type_name() {
@@ -72,6 +82,16 @@ constexpr const char* type_name() {
 template <typename In, typename Out>
 std::string signature() {
   return std::string("(const ") + type_name<In>() + "*, " + type_name<Out>() + "*)";
+}
+
+/// check_overload for `who`'s overload forward or backward(const In*, Out*) on a plan of
+/// `kind` and `precision`; returns the call's name, e.g. "Fft3d::forward", for later messages.
+template <typename In, typename Out>
+std::string checked_call(Precision precision, Kind kind, bool forward, std::string_view who) {
+  const std::string call = std::string(who) + "::" + (forward ? "forward" : "backward");
+  check_overload(precision, kind, precision_of<real_of<In, Out>>, has_real_side<In, Out>, who,
+                 call + signature<In, Out>());
+  return call;
 }
 
 /// Checks one call's arrays on every rank: none may be null where it holds elements, and all

@@ -205,14 +205,9 @@ std::size_t Fft3d::in_place_elements() const {
 // then the arrays are checked on every rank and the engine runs.
 template <typename In, typename Out>
 void Fft3d::run(bool forward, const In* in, Out* out, std::string size_failure) {
-  const Kind kind = plan_->options.kind;
-  using Value = std::conditional_t<std::is_same_v<In, Complex> || std::is_same_v<Out, Complex> ||
-                                       std::is_same_v<In, double> || std::is_same_v<Out, double>,
-                                   double, float>;
-  const bool real_side = std::is_floating_point_v<In> || std::is_floating_point_v<Out>;
-  const std::string call = std::string("Fft3d::") + (forward ? "forward" : "backward");
-  library::check_overload(plan_->options.precision, kind, library::precision_of<Value>, real_side,
-                          kWho, call + library::signature<In, Out>());
+  const std::string call =
+      library::checked_call<In, Out>(plan_->options.precision, plan_->options.kind, forward, kWho);
+  using Value = library::real_of<In, Out>;
   auto& engine = *std::get<std::unique_ptr<fft::BasicPencil3d<Value>>>(plan_->engine);
   const std::size_t in_count = forward ? engine.input_scalars() : engine.output_scalars();
   const std::size_t out_count = forward ? engine.output_scalars() : engine.input_scalars();

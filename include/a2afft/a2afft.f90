@@ -20,6 +20,9 @@ module a2afft
                                A2AFFT_SCALING_SYMMETRIC = 2
   integer(c_int), parameter :: A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1
   integer(c_int), parameter :: A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1
+  integer(c_int), parameter :: A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1
+  integer(c_int), parameter :: A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1
+  integer(c_int), parameter :: A2AFFT_FORWARD = 0, A2AFFT_BACKWARD = 1
 
   ! The options structs of a2afft.h, field for field; fill them with the _options_init calls.
   type, bind(C) :: a2afft_fft3d_options
@@ -28,7 +31,8 @@ module a2afft
     type(c_ptr) :: row_exchange, column_exchange
     integer(c_int) :: rigor, output
     type(c_ptr) :: wisdom_file
-    integer(c_int) :: scaling
+    integer(c_int) :: scaling, kind, precision
+    integer(c_size_t) :: batch
   end type
 
   type, bind(C) :: a2afft_fft1d_options
@@ -37,7 +41,8 @@ module a2afft
     integer(c_size_t) :: n1
     integer(c_int) :: rigor, output
     type(c_ptr) :: wisdom_file
-    integer(c_int) :: scaling
+    integer(c_int) :: scaling, precision
+    integer(c_size_t) :: batch
   end type
 
   interface
@@ -86,6 +91,18 @@ module a2afft
       import :: c_size_t, c_ptr
       type(c_ptr), value :: plan
     end function
+    integer(c_size_t) function a2afft_fft3d_input_bytes(plan) bind(C)
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: plan
+    end function
+    integer(c_size_t) function a2afft_fft3d_output_bytes(plan) bind(C)
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: plan
+    end function
+    integer(c_size_t) function a2afft_fft3d_in_place_bytes(plan) bind(C)
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: plan
+    end function
     integer(c_size_t) function a2afft_fft3d_workspace_bytes(plan) bind(C)
       import :: c_size_t, c_ptr
       type(c_ptr), value :: plan
@@ -101,6 +118,15 @@ module a2afft
       type(c_ptr), value :: plan
       complex(c_double_complex), intent(in) :: in(*)
       complex(c_double_complex), intent(inout) :: out(*)
+    end function
+    ! Any kind and precision: in and out are c_loc() of the arrays, holding in_bytes and
+    ! out_bytes; direction A2AFFT_FORWARD or A2AFFT_BACKWARD.
+    integer(c_int) function a2afft_fft3d_execute(plan, direction, in, in_bytes, out, out_bytes) &
+        bind(C)
+      import :: c_int, c_size_t, c_ptr
+      type(c_ptr), value :: plan, in, out
+      integer(c_int), value :: direction
+      integer(c_size_t), value :: in_bytes, out_bytes
     end function
     integer(c_int) function a2afft_fft3d_last_times(plan, transpose_seconds, compute_seconds) &
         bind(C)
@@ -130,6 +156,10 @@ module a2afft
       type(c_ptr), value :: plan
       integer(c_size_t), value :: i
     end function
+    integer(c_size_t) function a2afft_fft1d_local_bytes(plan) bind(C)
+      import :: c_size_t, c_ptr
+      type(c_ptr), value :: plan
+    end function
     integer(c_int) function a2afft_fft1d_forward(plan, in, out) bind(C)
       import :: c_int, c_ptr, c_double_complex
       type(c_ptr), value :: plan
@@ -141,6 +171,15 @@ module a2afft
       type(c_ptr), value :: plan
       complex(c_double_complex), intent(in) :: in(*)
       complex(c_double_complex), intent(inout) :: out(*)
+    end function
+
+    ! Either precision, as a2afft_fft3d_execute.
+    integer(c_int) function a2afft_fft1d_execute(plan, direction, in, in_bytes, out, out_bytes) &
+        bind(C)
+      import :: c_int, c_size_t, c_ptr
+      type(c_ptr), value :: plan, in, out
+      integer(c_int), value :: direction
+      integer(c_size_t), value :: in_bytes, out_bytes
     end function
 
     type(c_ptr) function a2afft_error_message_c() bind(C, name="a2afft_error_message")

@@ -41,7 +41,7 @@ enum { A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1 };
 /* c2c, or r2c (real input; n2/2+1 complex points along the last dimension, FFTW's convention). */
 enum { A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1 };
 enum { A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1 };
-/* The direction of a2afft_fft3d_execute. */
+/* The direction of a2afft_fft3d_execute and a2afft_fft1d_execute. */
 enum { A2AFFT_FORWARD = 0, A2AFFT_BACKWARD = 1 };
 
 /* One complex double, real part first: the layout of fftw_complex and of double _Complex. */
@@ -79,6 +79,8 @@ typedef struct a2afft_fft1d_options {
   int output;              /* A2AFFT_FFT1D_OUTPUT_*; default NATURAL */
   const char* wisdom_file; /* NULL: none */
   int scaling;             /* A2AFFT_SCALING_*; default NONE */
+  int precision;           /* A2AFFT_PRECISION_*; default DOUBLE (no kind: c2c only, see README) */
+  size_t batch;            /* fields transformed together, interleaved (field fastest); 1 */
 } a2afft_fft1d_options;
 
 /* The defaults. Not collective. */
@@ -140,7 +142,8 @@ const char* a2afft_fft3d_describe(a2afft_fft3d plan);
 /* Seconds this rank spent in transposes and in FFTs during the last forward or backward. */
 int a2afft_fft3d_last_times(a2afft_fft3d plan, double* transpose_seconds, double* compute_seconds);
 
-/* ---- 1D c2c FFT of length N by the six-step algorithm (see a2afft/fft1d.hpp). ---- */
+/* ---- 1D c2c FFT of length N by the six-step algorithm (see a2afft/fft1d.hpp): double or
+ * float, one field or a batch. ---- */
 
 int a2afft_fft1d_create(MPI_Comm comm, size_t n, const a2afft_fft1d_options* options,
                         a2afft_fft1d* plan);
@@ -148,15 +151,25 @@ int a2afft_fft1d_create_f(MPI_Fint comm, size_t n, const a2afft_fft1d_options* o
                           a2afft_fft1d* plan);
 int a2afft_fft1d_destroy(a2afft_fft1d* plan);
 
-/* This rank holds input elements input_offset .. input_offset + local_elements - 1, and as
- * many output elements; output element i is X[output_index(i)] (input_offset + i when the
- * output is natural). Any pointer may be NULL. Not collective. */
+/* This rank holds input points input_offset .. input_offset + local_elements / batch - 1, and
+ * as many output points; output point i is X[output_index(i)] (input_offset + i when the
+ * output is natural). local_elements counts complex numbers: points times the batch, field f
+ * of point i at i * batch + f. Any pointer may be NULL. Not collective. */
 int a2afft_fft1d_local(a2afft_fft1d plan, size_t* local_elements, size_t* input_offset);
 size_t a2afft_fft1d_output_index(a2afft_fft1d plan, size_t i);
+/* Bytes of the local input and output alike (and of an in-place array), in the plan's
+ * precision; bytes of the plan's own work arrays. Not collective; 0 for a NULL plan. */
+size_t a2afft_fft1d_local_bytes(a2afft_fft1d plan);
 size_t a2afft_fft1d_workspace_bytes(a2afft_fft1d plan);
 
+/* For double plans only; a2afft_fft1d_execute takes either precision. */
 int a2afft_fft1d_forward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out);
 int a2afft_fft1d_backward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out);
+/* Either precision (a2afft_complex or a2afft_complex_float arrays), as a2afft_fft3d_execute:
+ * `direction` A2AFFT_FORWARD or A2AFFT_BACKWARD; an array smaller than local_bytes on any
+ * rank is an error on every rank, and nothing is written. */
+int a2afft_fft1d_execute(a2afft_fft1d plan, int direction, const void* in, size_t in_bytes,
+                         void* out, size_t out_bytes);
 
 const char* a2afft_fft1d_describe(a2afft_fft1d plan);
 int a2afft_fft1d_last_times(a2afft_fft1d plan, double* transpose_seconds, double* compute_seconds);

@@ -324,3 +324,84 @@ TEST(CApi, r2c_float_through_execute_checks_the_buffer_sizes) {
 }
 
 }  // namespace
+
+namespace {
+
+// A float 1D plan of 2 interleaved fields through a2afft_fft1d_execute: each field a plane wave
+// whose spectrum is one spike (field f at k = 1 + f), the round trip scaled back by 1/N, and an
+// input one byte short on one rank, which fails the call on every rank and writes nothing.
+TEST(CApi, a_float_1d_batch_through_execute) {
+  const size_t p = static_cast<size_t>(size_of());
+  const size_t n = 6 * p * p;
+  a2afft_fft1d_options options;
+  a2afft_fft1d_options_init(&options);
+  EXPECT_EQ(options.precision, A2AFFT_PRECISION_DOUBLE);
+  EXPECT_EQ(options.batch, 1u);
+  options.precision = A2AFFT_PRECISION_FLOAT;
+  options.batch = 2;
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.scaling = A2AFFT_SCALING_FULL;
+  options.exchange = "pairwise";
+  a2afft_fft1d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft1d_create(MPI_COMM_WORLD, n, &options, &plan)), 0)
+      << a2afft_error_message();
+  size_t local = 0, offset = 0;
+  ASSERT_EQ(a2afft_fft1d_local(plan, &local, &offset), A2AFFT_SUCCESS);
+  EXPECT_EQ(local, 2 * n / p);  // complex numbers: points times the batch
+  const size_t bytes = local * sizeof(a2afft_complex_float);
+  EXPECT_EQ(a2afft_fft1d_local_bytes(plan), bytes);
+
+  std::vector<std::complex<float>> x(local), spectrum(local), back(local);
+  for (size_t i = 0; i < local / 2; ++i)
+    for (size_t f = 0; f < 2; ++f)
+      x[i * 2 + f] =
+          std::polar(1.0f, float(2 * M_PI * double((1 + f) * (offset + i) % n) / double(n)));
+  ASSERT_EQ(
+      sum_over(a2afft_fft1d_execute(plan, A2AFFT_FORWARD, x.data(), bytes, spectrum.data(), bytes)),
+      0)
+      << a2afft_error_message();
+  double worst = 0;
+  for (size_t i = 0; i < local / 2; ++i)
+    for (size_t f = 0; f < 2; ++f) {
+      const bool spike = a2afft_fft1d_output_index(plan, i) == 1 + f;
+      worst = std::max(worst, double(std::abs(spectrum[i * 2 + f] -
+                                              std::complex<float>(spike ? float(n) : 0.0f))));
+    }
+  EXPECT_LT(max_over(worst) / double(n), 1e-5);
+  ASSERT_EQ(sum_over(a2afft_fft1d_execute(plan, A2AFFT_BACKWARD, spectrum.data(), bytes,
+                                          back.data(), bytes)),
+            0)
+      << a2afft_error_message();
+  worst = 0;
+  for (size_t i = 0; i < local; ++i)
+    worst = std::max(worst, double(std::abs(back[i] - x[i])));
+  EXPECT_LT(max_over(worst), 1e-5);
+
+  const bool short_here = rank_in() == size_of() - 1;
+  std::vector<std::complex<float>> untouched(local, {7.0f, 7.0f});
+  const int status = a2afft_fft1d_execute(plan, A2AFFT_FORWARD, x.data(),
+                                          short_here ? bytes - 1 : bytes, untouched.data(), bytes);
+  EXPECT_EQ(sum_over(status == A2AFFT_ERROR_USAGE ? 1 : 0), size_of());
+  const std::string message = a2afft_error_message();
+  EXPECT_NE(message.find("in holds " + std::to_string(bytes - 1) + " bytes but the input needs " +
+                         std::to_string(bytes)),
+            std::string::npos)
+      << message;
+  long written = 0;
+  for (const std::complex<float>& z : untouched)
+    written += z != std::complex<float>(7.0f, 7.0f) ? 1 : 0;
+  EXPECT_EQ(sum_over(written), 0);
+  // The double call on a float plan names the one to make.
+  std::vector<Complex> wrong(local);
+  EXPECT_EQ(
+      sum_over(a2afft_fft1d_forward(plan, cells(wrong), cells(wrong)) == A2AFFT_ERROR_USAGE ? 1
+                                                                                            : 0),
+      size_of());
+  EXPECT_NE(std::string(a2afft_error_message())
+                .find("call Fft1d::forward(const ComplexFloat*, ComplexFloat*)"),
+            std::string::npos)
+      << a2afft_error_message();
+  EXPECT_EQ(a2afft_fft1d_destroy(&plan), A2AFFT_SUCCESS);
+}
+
+}  // namespace
