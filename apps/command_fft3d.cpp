@@ -13,7 +13,9 @@
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"
+#if A2AFFT_HAVE_FFTW_MPI
 #include "fftw_mpi_reference.hpp"
+#endif
 #include "options.hpp"
 
 namespace a2afft::commands {
@@ -100,11 +102,13 @@ int run_fft3d(const Fft3dCommandOptions& options) {
   report::Reporters reporters =
       start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange (row, column)");
   std::vector<CandidateMaker> makers;
+#if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
     makers.push_back({"fftw-mpi", [&] {
                         return std::make_unique<FftwMpi3d>(MPI_COMM_WORLD, shape, rigor, !natural);
                       }});
   }
+#endif
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
       a2afft::Fft3dOptions plan;
