@@ -15,7 +15,9 @@
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"
+#if A2AFFT_HAVE_FFTW_MPI
 #include "fftw_mpi_reference.hpp"
+#endif
 #include "options.hpp"
 #include "report/stats.hpp"
 
@@ -136,10 +138,12 @@ int run_fft1d(const Fft1dCommandOptions& options) {
   report::Reporters reporters =
       start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange");
   std::vector<CandidateMaker> makers;
+#if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
     makers.push_back(
         {"fftw-mpi", [&] { return std::make_unique<FftwMpi1d>(MPI_COMM_WORLD, n, rigor); }});
   }
+#endif
   if (engines.ours) {
     for (const cli::ExchangeChoice& choice : choices) {
       a2afft::Fft1dOptions plan;

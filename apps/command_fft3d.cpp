@@ -14,7 +14,9 @@
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"
+#if A2AFFT_HAVE_FFTW_MPI
 #include "fftw_mpi_reference.hpp"
+#endif
 #include "options.hpp"
 
 namespace a2afft::commands {
@@ -131,12 +133,14 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
   report::Reporters reporters = start_fft_run(options.run, MPI_COMM_WORLD, context, settings,
                                               two_d ? "exchange" : "exchange (row, column)");
   std::vector<CandidateMaker> makers;
+#if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
     makers.push_back({"fftw-mpi", [&] {
                         return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform,
                                                 two_d);
                       }});
   }
+#endif
   if (engines.ours) {
     for (const auto& [row_choice, column_choice] : choices) {
       a2afft::Fft3dOptions plan;

@@ -28,6 +28,7 @@
 
 #include "commands.hpp"
 #include "deck.hpp"
+#include "fft_options.hpp"
 #include "options.hpp"
 #include "report/context.hpp"
 #include "report/csv_reporter.hpp"
@@ -82,6 +83,14 @@ void check_values(const deck::Invocation& invocation, int ranks) {
       parse_grid(value, ranks);
     } else if (flag == "--n") {
       parse_length(value, "lengths");
+    } else if (flag == "--engine") {  // e.g. fftw-mpi in a build without FFTW-MPI
+      std::vector<std::string> engines;
+      for (std::size_t start = 0; start <= value.size();) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        engines.push_back(value.substr(start, comma - start));
+        start = comma + 1;
+      }
+      parse_engines(engines);
     }
   }
 }

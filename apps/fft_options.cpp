@@ -79,6 +79,8 @@ Engines parse_engines(const std::vector<std::string>& engines) {
     if (engine == "a2afft") {
       which.ours = true;
     } else if (engine == "fftw-mpi") {
+      if (!A2AFFT_HAVE_FFTW_MPI)
+        throw UsageError("--engine=fftw-mpi is not in this build: " A2AFFT_FFTW_MPI_WHY);
       which.fftw_mpi = true;
     } else {
       throw UsageError("--engine=" + engine + " is not valid; expected a2afft, fftw-mpi or both");

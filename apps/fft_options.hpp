@@ -10,10 +10,21 @@
 #include "fft_candidate.hpp"
 #include "report/reporter.hpp"
 
+// A2AFFT_HAVE_FFTW_MPI: whether this build has the fftw-mpi engine (FFTW-MPI built for this
+// build's MPI); A2AFFT_FFTW_MPI_WHY: why not (cmake/a2afft_fftw_mpi.cmake, apps/CMakeLists.txt).
+#if !defined(A2AFFT_HAVE_FFTW_MPI) || !defined(A2AFFT_FFTW_MPI_WHY)
+#error "A2AFFT_HAVE_FFTW_MPI and A2AFFT_FFTW_MPI_WHY come with a2afft_commands"
+#endif
+
 namespace a2afft::commands {
 
 struct FftRunOptions {
+  // Both engines by default; a2afft alone where the build has no FFTW-MPI.
+#if A2AFFT_HAVE_FFTW_MPI
   std::vector<std::string> engines{"a2afft", "fftw-mpi"};
+#else
+  std::vector<std::string> engines{"a2afft"};
+#endif
   std::string rigor = "estimate";
   std::string order = "auto";
   int iterations = 10;
@@ -30,7 +41,9 @@ struct FftRunOptions {
   std::string csv_path;
   std::string wisdom_path;
   void add_to(CLI::App& command);
-  report::ReportFiles report_files() const { return {json_path, csv_path}; }
+  report::ReportFiles report_files() const {
+    return {json_path, csv_path};
+  }
 };
 
 /// --kind, --precision and --batch, into the given strings and count.

@@ -1,7 +1,10 @@
 #include "fftw_plan.hpp"
 
+#if A2AFFT_HAVE_FFTW_MPI
 #include <fftw3-mpi.h>
+#endif
 
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -10,6 +13,7 @@
 #include <utility>
 
 #include "error.hpp"
+#include "mpi/comm.hpp"
 
 namespace a2afft::fft {
 
@@ -155,30 +159,80 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
-// FFTW-MPI's wisdom calls of each precision. fftw(f)_mpi_init first: wisdom that FFTW-MPI's own
-// plans wrote names MPI solvers, which only an initialized FFTW-MPI can read back.
+// Wisdom is shared in plain MPI, as fftw(f)_mpi_broadcast_wisdom and fftw(f)_mpi_gather_wisdom
+// share it, so that the library works with any MPI, also one FFTW-MPI was not built for. Where
+// the build has FFTW-MPI (A2AFFT_HAVE_FFTW_MPI), fftw(f)_mpi_init comes first: wisdom that
+// FFTW-MPI's own plans wrote (the CLI's fftw-mpi engine) names MPI solvers, which only an
+// initialized FFTW-MPI can read back.
 template <typename Real>
-struct FftwMpiApi;
-template <>
-struct FftwMpiApi<double> {
-  static constexpr auto init = fftw_mpi_init;
-  static constexpr auto broadcast_wisdom = fftw_mpi_broadcast_wisdom;
-  static constexpr auto gather_wisdom = fftw_mpi_gather_wisdom;
-};
-template <>
-struct FftwMpiApi<float> {
-  static constexpr auto init = fftwf_mpi_init;
-  static constexpr auto broadcast_wisdom = fftwf_mpi_broadcast_wisdom;
-  static constexpr auto gather_wisdom = fftwf_mpi_gather_wisdom;
-};
-
-template <typename Real>
-void ensure_fftw_mpi_initialized() {
+void prepare_wisdom() {
+#if A2AFFT_HAVE_FFTW_MPI
   static const bool initialized = [] {
-    FftwMpiApi<Real>::init();
+    if constexpr (std::is_same_v<Real, float>) {
+      fftwf_mpi_init();
+    } else {
+      fftw_mpi_init();
+    }
     return true;
   }();
   (void)initialized;
+#endif
+}
+
+int count_of(std::size_t bytes) {
+  if (bytes > static_cast<std::size_t>(INT_MAX)) throw Error("FFTW wisdom beyond 2 GiB");
+  return static_cast<int>(bytes);
+}
+
+template <typename Real>
+std::string wisdom_text() {
+  char* text = FftwApi<Real>::export_wisdom();
+  if (text == nullptr) throw Error("FFTW could not export its wisdom");
+  std::string result(text);
+  FftwApi<Real>::free(text);
+  return result;
+}
+
+// Throws on every rank of `comm` unless every rank has `ok`.
+void check_everywhere(bool ok, MPI_Comm comm, const char* what) {
+  int all_ok = ok ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &all_ok, 1, MPI_INT, MPI_MIN, comm);
+  if (all_ok == 0) throw Error(what);
+}
+
+// Rank 0's wisdom added to every rank's (fftw_mpi_broadcast_wisdom).
+template <typename Real>
+void broadcast_wisdom(MPI_Comm comm) {
+  const bool root = rank_of(comm) == 0;
+  const std::string text = mpi::broadcast(root ? wisdom_text<Real>() : std::string(), 0, comm);
+  const bool ok = root || FftwApi<Real>::import_wisdom(text.c_str()) != 0;
+  check_everywhere(ok, comm, "FFTW could not import the wisdom broadcast by rank 0");
+}
+
+// Every rank's wisdom added to rank 0's (fftw_mpi_gather_wisdom).
+template <typename Real>
+void gather_wisdom(MPI_Comm comm) {
+  const bool root = rank_of(comm) == 0;
+  int ranks = 0;
+  MPI_Comm_size(comm, &ranks);
+  const std::string text = root ? std::string() : wisdom_text<Real>();
+  const int length = count_of(text.size() + 1);  // with its '\0'
+  std::vector<int> lengths(root ? static_cast<std::size_t>(ranks) : 0);
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+  std::vector<int> offsets(lengths.size());
+  std::size_t total = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    offsets[i] = count_of(total);
+    total += static_cast<std::size_t>(lengths[i]);
+  }
+  std::vector<char> all(total);
+  MPI_Gatherv(text.c_str(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
+              0, comm);
+  bool ok = true;
+  for (std::size_t i = 1; i < lengths.size(); ++i) {
+    ok = ok && FftwApi<Real>::import_wisdom(all.data() + offsets[i]) != 0;
+  }
+  check_everywhere(ok, comm, "FFTW could not import the wisdom gathered on rank 0");
 }
 
 }  // namespace
@@ -197,7 +251,7 @@ std::string described_file(const std::string& path) {
 
 template <typename Real>
 void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
-  ensure_fftw_mpi_initialized<Real>();
+  prepare_wisdom<Real>();
   const std::string file = wisdom_path<Real>(path);
   int status = 0;  // 0: nothing to read, 1: read, 2: not wisdom
   if (rank_of(comm) == 0 && std::filesystem::exists(file)) {
@@ -208,14 +262,14 @@ void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name
     throw UsageError(std::string(name) + "=" + described_file<Real>(path) +
                      " is not an FFTW wisdom file; remove it or name another");
   }
-  if (status == 1) FftwMpiApi<Real>::broadcast_wisdom(comm);
+  if (status == 1) broadcast_wisdom<Real>(comm);
 }
 
 template <typename Real>
 void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
-  ensure_fftw_mpi_initialized<Real>();
+  prepare_wisdom<Real>();
   const std::string file = wisdom_path<Real>(path);
-  FftwMpiApi<Real>::gather_wisdom(comm);
+  gather_wisdom<Real>(comm);
   int written = 1;
   if (rank_of(comm) == 0) written = FftwApi<Real>::export_wisdom_file(file.c_str());
   MPI_Bcast(&written, 1, MPI_INT, 0, comm);

@@ -82,6 +82,7 @@ struct FftwApi<double> {
   static constexpr auto import_wisdom = fftw_import_wisdom_from_string;
   static constexpr auto export_wisdom_file = fftw_export_wisdom_to_filename;
   static constexpr auto import_wisdom_file = fftw_import_wisdom_from_filename;
+  static constexpr auto free = fftw_free;
 };
 
 template <>
@@ -99,6 +100,7 @@ struct FftwApi<float> {
   static constexpr auto import_wisdom = fftwf_import_wisdom_from_string;
   static constexpr auto export_wisdom_file = fftwf_export_wisdom_to_filename;
   static constexpr auto import_wisdom_file = fftwf_import_wisdom_from_filename;
+  static constexpr auto free = fftwf_free;
 };
 
 /// Which transform a plan computes: complex to complex, real to complex (the last transform

@@ -213,16 +213,29 @@ TEST(CliErrors, EveryCaseHasARegisteredRankCount) {
 }
 
 // Every shipped deck expands to commands that parse and whose values check, at 4 ranks (its
-// grids are for 4); the decks' runs themselves are cli.deck_*_runs.
+// grids are for 4); the decks' runs themselves are cli.deck_*_runs. In a build without FFTW-MPI
+// (another MPI than FFTW-MPI's) the decks that name the fftw-mpi engine are refused up front,
+// saying why.
 TEST(ShippedDecks, pass_the_dry_run_at_four_ranks) {
   if (world_size() != 4) GTEST_SKIP() << "the shipped decks are for 4 ranks: cli.command_line.np4";
-  for (const std::string deck : {"demo", "radix-sweep", "hpcc-fft", "compare-all"}) {
+  const std::pair<std::string, bool> decks[] = {
+      {"demo", true}, {"radix-sweep", false}, {"hpcc-fft", true}, {"compare-all", false}};
+  for (const auto& [deck, names_fftw_mpi] : decks) {
     SCOPED_TRACE(deck);
     std::ostringstream err;
     const std::string path = std::string(A2AFFT_SOURCE_DIR) + "/inputs/" + deck + ".toml";
     const int code = a2afft::commands::run_command_line({"run", path, "--dry-run"}, err);
     int highest_code = 0;
     MPI_Allreduce(&code, &highest_code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (names_fftw_mpi && !A2AFFT_HAVE_FFTW_MPI) {
+      EXPECT_EQ(highest_code, 2);
+      if (world_rank() == 0) {
+        EXPECT_NE(err.str().find("--engine=fftw-mpi is not in this build: " A2AFFT_FFTW_MPI_WHY),
+                  std::string::npos)
+            << err.str();
+      }
+      continue;
+    }
     EXPECT_EQ(highest_code, 0) << err.str();
     EXPECT_EQ(err.str(), "");
   }

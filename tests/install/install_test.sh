@@ -45,8 +45,12 @@ internal=$(find "$prefix/include" -name '*.hpp' ! -path '*/include/a2afft/*')
 [[ -z $internal ]] || fail "internal headers installed: $internal"
 
 # 1. CMake, as examples/CMakeLists.txt is written for users.
+# The MPI of the build under test (MPICC, MPICXX, MPIFORT from ctest), not whichever mpicc is
+# first on PATH: Debian installs Open MPI and MPICH side by side.
 step "$cmake" -S "$source/examples" -B "$work/with-cmake" -DCMAKE_PREFIX_PATH="$prefix" \
-  -DCMAKE_BUILD_TYPE=Release -DA2AFFT_EXAMPLES_REQUIRE_FORTRAN=ON
+  -DCMAKE_BUILD_TYPE=Release -DA2AFFT_EXAMPLES_REQUIRE_FORTRAN=ON \
+  -DMPI_C_COMPILER="${MPICC:-mpicc}" -DMPI_CXX_COMPILER="${MPICXX:-mpicxx}" \
+  -DMPI_Fortran_COMPILER="${MPIFORT:-mpifort}"
 step "$cmake" --build "$work/with-cmake" -j 2
 
 # 2. pkg-config and the MPI compiler wrapper.

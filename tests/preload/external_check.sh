@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# usage: external_check.sh PRELOAD_LIBRARY A2AFFT_BINARY
+# usage: external_check.sh PRELOAD_LIBRARY A2AFFT_BINARY -- LAUNCHER...   (mpiexec for 4 ranks)
 # Real programs under the drop-in, at 4 ranks (oversubscribed: correctness only):
 #  1. Debian's hpcc with A2AFFT_ALLTOALL=tra, and with node-aware on virtual nodes of 2: its
 #     MPIFFT must go through the backend and pass HPCC's own check (hpcc_check.sh);
@@ -8,8 +8,10 @@
 #     transposes without MPI_Alltoall, so only the 1D plan must show a routed call.
 set -u
 preload=$1 a2afft=$2
-mpirun=(mpirun -np 4 --oversubscribe --bind-to none --mca mpi_yield_when_idle 1)
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 A2AFFT_ALLTOALL_LOG=1
+[ "${3:-}" = "--" ] || { echo "usage: $0 PRELOAD_LIBRARY A2AFFT_BINARY -- LAUNCHER..."; exit 2; }
+shift 3
+mpirun=("$@")
+export A2AFFT_ALLTOALL_LOG=1
 fail() { echo "FAILED: $*"; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

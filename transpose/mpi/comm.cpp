@@ -20,16 +20,48 @@ std::string describe_peers(Peers peers) {
   return text;
 }
 
+// The standard name of `rc`'s error class. Each MPI words its error strings its own way (Open
+// MPI's start with the class name, MPICH's do not), so messages name the class themselves.
+std::string error_class_name(int rc) {
+// The name as written, e.g. {MPI_ERR_TRUNCATE, "MPI_ERR_TRUNCATE"}.
+#define A2AFFT_CLASS(name) \
+  { name, #name }
+  static const std::pair<int, const char*> names[] = {
+      A2AFFT_CLASS(MPI_ERR_BUFFER),    A2AFFT_CLASS(MPI_ERR_COUNT),
+      A2AFFT_CLASS(MPI_ERR_TYPE),      A2AFFT_CLASS(MPI_ERR_TAG),
+      A2AFFT_CLASS(MPI_ERR_COMM),      A2AFFT_CLASS(MPI_ERR_RANK),
+      A2AFFT_CLASS(MPI_ERR_REQUEST),   A2AFFT_CLASS(MPI_ERR_ROOT),
+      A2AFFT_CLASS(MPI_ERR_GROUP),     A2AFFT_CLASS(MPI_ERR_OP),
+      A2AFFT_CLASS(MPI_ERR_ARG),       A2AFFT_CLASS(MPI_ERR_UNKNOWN),
+      A2AFFT_CLASS(MPI_ERR_TRUNCATE),  A2AFFT_CLASS(MPI_ERR_OTHER),
+      A2AFFT_CLASS(MPI_ERR_INTERN),    A2AFFT_CLASS(MPI_ERR_PENDING),
+      A2AFFT_CLASS(MPI_ERR_IN_STATUS), A2AFFT_CLASS(MPI_ERR_INFO),
+      A2AFFT_CLASS(MPI_ERR_NO_MEM),    A2AFFT_CLASS(MPI_ERR_SIZE),
+      A2AFFT_CLASS(MPI_ERR_DISP),      A2AFFT_CLASS(MPI_ERR_WIN),
+      A2AFFT_CLASS(MPI_ERR_BASE),      A2AFFT_CLASS(MPI_ERR_RMA_SHARED),
+      A2AFFT_CLASS(MPI_ERR_RMA_SYNC),  A2AFFT_CLASS(MPI_ERR_RMA_RANGE),
+  };
+#undef A2AFFT_CLASS
+  int error_class = MPI_ERR_UNKNOWN;
+  MPI_Error_class(rc, &error_class);
+  for (const auto& [code, name] : names) {
+    if (code == error_class) return name;
+  }
+  return "MPI error class " + std::to_string(error_class);
+}
+
 }  // namespace
 
 void check(int rc, std::string_view call, Peers peers) {
   if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
+  char buffer[MPI_MAX_ERROR_STRING];
   int length = 0;
-  MPI_Error_string(rc, text, &length);
+  MPI_Error_string(rc, buffer, &length);
+  const std::string text(buffer, static_cast<size_t>(length));
+  const std::string name = error_class_name(rc);
   throw MpiError(std::string(call) + describe_peers(peers) + " failed" +
                  PhaseScope::describe_current() + ": " +
-                 std::string(text, static_cast<size_t>(length)));
+                 (text.starts_with(name) ? text : name + ": " + text));
 }
 
 std::string broadcast(std::string text, int root, MPI_Comm comm) {
