@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -209,13 +210,16 @@ void append_csv_rows(report::CsvWriter& csv, const nlohmann::json& run) {
 // What SIGINT and SIGTERM do while a study runs (a user's Ctrl-C, a batch system's time limit):
 // the results files hold every finished run at all times, so the handler only says how many
 // and exits 128 + the signal. It may fire inside MPI or FFTW, so it uses only what is safe in a
-// signal handler (write, unlink, _exit) on text prepared beforehand; the files are updated with
-// the signals blocked, so it never fires half way through a row.
+// signal handler (write, unlink, _exit, lock-free atomics) on text prepared beforehand. While
+// the files change (a Hold), the signals are blocked in this thread, and a signal that MPI's
+// own threads take instead is only noted: the Hold's end exits for it, so a signal never cuts
+// a row in half.
 class InterruptGuard {
  public:
   InterruptGuard() {
     struct sigaction action {};
     action.sa_handler = &InterruptGuard::on_signal;
+    action.sa_flags = SA_RESTART;
     sigemptyset(&action.sa_mask);
     sigaction(SIGINT, &action, &old_int_);
     sigaction(SIGTERM, &action, &old_term_);
@@ -236,7 +240,7 @@ class InterruptGuard {
     copy(scratch, scratch_);
   }
 
-  // Blocks SIGINT and SIGTERM for its life: while the results files change.
+  // Defers SIGINT and SIGTERM for its life, in every thread: while the results files change.
   class Hold {
    public:
     Hold() {
@@ -245,8 +249,13 @@ class InterruptGuard {
       sigaddset(&signals, SIGINT);
       sigaddset(&signals, SIGTERM);
       pthread_sigmask(SIG_BLOCK, &signals, &previous_);
+      holding_.store(true);
     }
-    ~Hold() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
+    ~Hold() {
+      holding_.store(false);
+      if (const int signal_number = pending_.load()) finish(signal_number);
+      pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+    }
     Hold(const Hold&) = delete;
     Hold& operator=(const Hold&) = delete;
 
@@ -261,7 +270,14 @@ class InterruptGuard {
     std::memcpy(to, text.data(), bytes);
     to[bytes] = '\0';
   }
+  // Another thread (MPI's progress thread) may take the signal during a Hold: it is noted, and
+  // whichever of the handler and ~Hold sees the other's store second finishes, once.
   static void on_signal(int signal_number) {
+    pending_.store(signal_number);
+    if (!holding_.load()) finish(signal_number);
+  }
+  static void finish(int signal_number) {
+    if (finishing_.exchange(true)) return;
     if (scratch_[0] != '\0') unlink(scratch_);
     const ssize_t ignored = write(STDERR_FILENO, message_, std::strlen(message_));
     (void)ignored;
@@ -270,6 +286,11 @@ class InterruptGuard {
 
   static inline char message_[kTextBytes] = {};
   static inline char scratch_[kTextBytes] = {};
+  static inline std::atomic<bool> holding_{false};
+  static inline std::atomic<int> pending_{0};
+  static inline std::atomic<bool> finishing_{false};
+  static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free,
+                "the signal handler needs lock-free atomics");
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };
