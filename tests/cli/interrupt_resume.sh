@@ -38,9 +38,15 @@ interrupt() {
   "$@" >"$prefix.out" 2>&1 &
   local pid=$! waited=0
   until grep -q '^1,' "$prefix.csv" 2>/dev/null; do
+    if ! kill -0 $pid 2>/dev/null; then
+      wait $pid
+      status=$?
+      cat "$prefix.out"
+      fail "it exited ($status) before run 1 was in $prefix.csv"
+    fi
     sleep 0.05
     waited=$((waited + 1))
-    [ $waited -lt 1200 ] || { kill -KILL $pid; fail "no run finished in 60 s"; }
+    [ $waited -lt 1200 ] || { kill -KILL $pid; cat "$prefix.out"; fail "no run finished in 60 s"; }
   done
   # Like a batch system: the signal goes to every process of the job, not only to mpirun
   # (which would pass it on only a second or two later).
