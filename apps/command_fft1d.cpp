@@ -36,6 +36,8 @@ struct Fft1dCommandOptions {
   std::size_t n1 = 0;
   std::vector<std::string> exchanges{"all"};
   std::string output = "natural";
+  std::string precision = "double";
+  std::size_t batch = 1;
   bool hpcc = false;
   double memory_fraction = 0.25;
   FftRunOptions run;
@@ -94,6 +96,11 @@ int run_fft1d(const Fft1dCommandOptions& options) {
     throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
   }
   const bool scrambled = options.output == "scrambled";
+  const Transform transform = parse_transform("c2c", options.precision, options.batch);
+  if (options.hpcc && transform.precision != Precision::double_precision) {
+    throw UsageError("--hpcc with --precision=" + options.precision +
+                     " is not valid; HPCC's MPIFFT test is of double precision");
+  }
   const Engines engines = parse_engines(options.run.engines);
   const auto choices = cli::expand_exchange_specs(options.exchanges);
   const LayoutRequest layout = options.layout.request();
@@ -104,10 +111,10 @@ int run_fft1d(const Fft1dCommandOptions& options) {
   // N1 and N2 as the plans will have them (throws if N cannot split); N/P elements per rank.
   const std::array<std::size_t, 2> split = Fft1d::split(n, ranks.size(), options.n1);
   const std::size_t local_length = n / static_cast<std::size_t>(ranks.size());
-  cli::check_buffer_fits(local_length * sizeof(Complex), 1, "--n");
+  const double point_bytes = transform.point_bytes();
+  cli::check_buffer_fits(local_length * static_cast<std::size_t>(point_bytes), 1, "--n");
 
-  const double bytes_per_rank =
-      5.0 * static_cast<double>(sizeof(Complex)) * static_cast<double>(local_length);
+  const double bytes_per_rank = 5.0 * point_bytes * static_cast<double>(local_length);
   const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
   const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
   {
@@ -116,19 +123,22 @@ int run_fft1d(const Fft1dCommandOptions& options) {
     if (engines.ours) {
       for (const cli::ExchangeChoice& choice : choices) {
         scratch_per_plan.push_back(cli::exchange_scratch_bytes(
-            choice.spec, ranks.size(), largest_node, Fft1d::exchange_block_bytes(n, ranks.size())));
+            choice.spec, ranks.size(), largest_node,
+            Fft1d::exchange_block_bytes(n, ranks.size(), transform.precision, transform.batch)));
       }
     }
-    cli::check_memory_fits(cli::fft_memory_estimate(static_cast<double>(n), ranks, order,
-                                                    engines.fftw_mpi, scratch_per_plan),
-                           ranks, "fft1d --n=" + std::to_string(n));
+    cli::check_memory_fits(
+        cli::fft_memory_estimate(
+            static_cast<double>(n) * point_bytes / static_cast<double>(sizeof(Complex)), ranks,
+            order, engines.fftw_mpi, scratch_per_plan),
+        ranks, "fft1d --n=" + std::to_string(n));
   }
 
   const report::RunContext context = report::collect_context(ranks, "a2afft fft1d");
   const std::string settings =
       "N " + std::to_string(n) + " = " + std::to_string(split[0]) + " x " +
-      std::to_string(split[1]) + ", " + options.output +
-      " output (fftw-mpi: natural), c2c double, " + options.run.rigor + ", " +
+      std::to_string(split[1]) + ", " + options.output + " output (fftw-mpi: natural), " +
+      transform.to_string() + ", " + options.run.rigor + ", " +
       std::to_string(options.run.iterations) + " timed runs after " +
       std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order) +
       (options.hpcc ? options.length.empty() ? ", HPCC mode (N from --memory-fraction " +
@@ -141,7 +151,7 @@ int run_fft1d(const Fft1dCommandOptions& options) {
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
     makers.push_back(
-        {"fftw-mpi", [&] { return std::make_unique<FftwMpi1d>(MPI_COMM_WORLD, n, rigor); }});
+        {"fftw-mpi", [&] { return make_fftw_mpi_1d(MPI_COMM_WORLD, n, rigor, transform); }});
   }
 #endif
   if (engines.ours) {
@@ -152,6 +162,8 @@ int run_fft1d(const Fft1dCommandOptions& options) {
       plan.rigor = rigor;
       plan.output = scrambled ? Fft1dOutput::scrambled : Fft1dOutput::natural;
       plan.layout = layout;
+      plan.precision = transform.precision;
+      plan.batch = transform.batch;
       makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [&, plan] {
         return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan);
       }));
@@ -174,7 +186,9 @@ int run_fft1d(const Fft1dCommandOptions& options) {
 
 Runner add_fft1d(CLI::App& app) {
   auto* command = app.add_subcommand(
-      "fft1d", "Time 1D c2c FFTs: the a2afft six-step FFT with each exchange, next to FFTW-MPI");
+      "fft1d",
+      "Time 1D c2c FFTs (double or float, batches): the a2afft six-step FFT with each exchange, "
+      "next to FFTW-MPI");
   auto options = std::make_shared<Fft1dCommandOptions>();
   command->add_option("--n", options->length,
                       "Length N: 1048576, 2^20 or a product like 2^4*3^2*5; P^2 must divide it "
@@ -198,6 +212,7 @@ Runner add_fft1d(CLI::App& app) {
                    "With --hpcc: N = P^2 * 2^k, the largest whose four N/P-element complex arrays "
                    "per rank fit in this fraction of the node's memory over its ranks")
       ->capture_default_str();
+  add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
   return [options] { return run_fft1d(*options); };

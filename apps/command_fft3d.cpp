@@ -22,22 +22,6 @@
 namespace a2afft::commands {
 namespace {
 
-// `n` (a square) or `n0xn1`, as the 3D shape {1, n0, n1}; errors name the 2D text.
-std::array<std::size_t, 3> parse_shape_2d(const std::string& text) {
-  const bool square = text.find('x') == std::string::npos;
-  if (!square && text.find('x') != text.rfind('x')) {
-    throw UsageError("--size=" + text + " is not valid; expected n or n0xn1");
-  }
-  try {
-    const std::array<std::size_t, 3> shape =
-        parse_shape("1x" + (square ? text + "x" + text : text));
-    return shape;
-  } catch (const UsageError&) {
-    throw UsageError("--size=" + text +
-                     " is not valid; expected n or n0xn1 with sizes of at least 1");
-  }
-}
-
 struct Fft3dCommandOptions {
   std::string size = "64";
   std::string grid;
@@ -206,7 +190,8 @@ Runner add_fft3d(CLI::App& app) {
                    "transposed (x complete, y and z split; FFTW_MPI_TRANSPOSED_OUT for fftw-mpi) "
                    "or natural (the input layout)")
       ->capture_default_str();
-  add_transform_options(*command, options->kind, options->precision, options->batch);
+  add_kind_option(*command, options->kind);
+  add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
   return [options] { return run_fft3d(*options, false); };
@@ -228,7 +213,8 @@ Runner add_fft2d(CLI::App& app) {
                    "transposed (all of n0, n1 split; FFTW_MPI_TRANSPOSED_OUT for fftw-mpi) or "
                    "natural (the input's rows)")
       ->capture_default_str();
-  add_transform_options(*command, options->kind, options->precision, options->batch);
+  add_kind_option(*command, options->kind);
+  add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
   return [options] { return run_fft3d(*options, true); };

@@ -79,7 +79,11 @@ void check_values(const deck::Invocation& invocation, int ranks) {
     } else if (flag == "--sizes") {
       cli::parse_block_sizes(value, "sizes");
     } else if (flag == "--size") {
-      parse_shape(value);
+      args.front() == "fft2d" ? parse_shape_2d(value) : parse_shape(value);
+    } else if (flag == "--kind") {
+      parse_transform(value, "double", 1);
+    } else if (flag == "--precision") {
+      parse_transform("c2c", value, 1);
     } else if (flag == "--grid") {
       parse_grid(value, ranks);
     } else if (flag == "--n") {
@@ -328,7 +332,8 @@ std::string problem_of(const deck::Invocation& invocation) {
   std::string problem;
   const std::vector<std::string>& args = invocation.args;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
-    if (args[i] == "--size" || args[i] == "--grid" || args[i] == "--n") {
+    if (args[i] == "--size" || args[i] == "--grid" || args[i] == "--n" || args[i] == "--kind" ||
+        args[i] == "--precision" || args[i] == "--batch") {
       problem += (problem.empty() ? "" : ", ") + args[i].substr(2) + " " + args[i + 1];
     }
   }
@@ -486,7 +491,7 @@ int run_study(const RunOptions& options) {
 
 Runner add_run(CLI::App& app) {
   auto* command = app.add_subcommand(
-      "run", "Run a study deck (TOML): many alltoall/fft1d/fft3d runs, one JSON and one CSV");
+      "run", "Run a study deck (TOML): many alltoall/fft1d/fft2d/fft3d runs, one JSON and one CSV");
   auto options = std::make_shared<RunOptions>();
   command->add_option("deck", options->deck_path, "The deck, e.g. inputs/demo.toml")->required();
   command->add_option("--output", options->output,
@@ -499,7 +504,7 @@ Runner add_run(CLI::App& app) {
                     "rest; without it the results are started afresh");
   command->footer(
       "A deck has an optional [study] table (name, output) and [[run]] tables, each with a kind\n"
-      "(alltoall, fft1d, fft3d) and that command's settings; see inputs/ and the README.");
+      "(alltoall, fft1d, fft2d, fft3d) and that command's settings; see inputs/ and the README.");
   return [options] { return run_study(*options); };
 }
 

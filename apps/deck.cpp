@@ -34,8 +34,8 @@ struct KeyRule {
   Emit emit;
 };
 
-constexpr std::string_view kAll = "alltoall fft1d fft3d";
-constexpr std::string_view kFft = "fft1d fft3d";
+constexpr std::string_view kAll = "alltoall fft1d fft2d fft3d";
+constexpr std::string_view kFft = "fft1d fft2d fft3d";
 
 // Every key a [[run]] may set: the deck's side of each subcommand's options.
 constexpr KeyRule kRunKeys[] = {
@@ -52,13 +52,14 @@ constexpr KeyRule kRunKeys[] = {
     {"phases", "alltoall", Type::boolean, "--phases", Emit::if_true},
     {"validate", "alltoall", Type::boolean, "--validate", Emit::if_true},
     {"buffers", "alltoall", Type::text, "--buffers", Emit::value},
-    {"sizes", "fft3d", Type::size_list, "--size", Emit::expanded},
+    {"sizes", "fft2d fft3d", Type::size_list, "--size", Emit::expanded},
     {"grids", "fft3d", Type::text_list, "--grid", Emit::expanded},
     {"row_exchange", "fft3d", Type::text, "--row-exchange", Emit::value},
     {"col_exchange", "fft3d", Type::text, "--col-exchange", Emit::value},
-    {"kind", "fft3d", Type::text, "--kind", Emit::value},
-    {"precision", "fft3d", Type::text, "--precision", Emit::value},
-    {"batch", "fft3d", Type::integer, "--batch", Emit::value},
+    // (`kind` names the run's command, so the transform's kind is `fft_kind`.)
+    {"fft_kind", "fft2d fft3d", Type::text, "--kind", Emit::value},
+    {"precision", kFft, Type::text, "--precision", Emit::value},
+    {"batch", kFft, Type::integer, "--batch", Emit::value},
     {"lengths", "fft1d", Type::size_list, "--n", Emit::expanded},
     {"n1", "fft1d", Type::integer, "--n1", Emit::value},
     {"hpcc", "fft1d", Type::boolean, "--hpcc", Emit::if_true},
@@ -71,7 +72,7 @@ constexpr KeyRule kRunKeys[] = {
     {"tolerance", kFft, Type::number, "--tolerance", Emit::value},
 };
 
-constexpr std::string_view kKinds[] = {"alltoall", "fft1d", "fft3d"};
+constexpr std::string_view kKinds[] = {"alltoall", "fft1d", "fft2d", "fft3d"};
 constexpr std::string_view kStudyKeys[] = {"name", "output"};
 
 bool accepts(const KeyRule& rule, std::string_view kind) {
@@ -198,12 +199,12 @@ std::vector<Invocation> expand_run(const toml::table& run, int index, const std:
   const toml::node* kind_node = run.get("kind");
   if (kind_node == nullptr || !kind_node->is_string()) {
     throw UsageError(at + ": [[run]] " + std::to_string(index) +
-                     " needs kind = \"alltoall\", \"fft1d\" or \"fft3d\"");
+                     " needs kind = \"alltoall\", \"fft1d\", \"fft2d\" or \"fft3d\"");
   }
   const std::string kind = *kind_node->value<std::string>();
   if (std::find(std::begin(kKinds), std::end(kKinds), kind) == std::end(kKinds)) {
     throw UsageError(where(path, *kind_node) + ": kind = \"" + kind +
-                     "\" is not valid; expected alltoall, fft1d or fft3d");
+                     "\" is not valid; expected alltoall, fft1d, fft2d or fft3d");
   }
   std::vector<std::string> common = {kind};
   std::vector<std::pair<std::string_view, std::vector<std::string>>> expanded;

@@ -180,31 +180,44 @@ RoundTrip Fft2dCandidate::round_trip(const std::vector<Complex>& input, double p
 }
 
 Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
-    : FftCandidate("a2afft", {}), comm_(comm), fft_(comm, n, options) {
-  data_.resize(fft_.local_elements());
-}
+    : FftCandidate("a2afft", {Kind::c2c, options.precision, options.batch}),
+      comm_(comm),
+      fft_(comm, n, options),
+      array_((fft_.local_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
 
 Box3 Fft1dCandidate::input_box() const {
-  return {{0, 0, fft_.input_offset()}, {1, 1, fft_.local_elements()}};
+  return {{0, 0, fft_.input_offset()}, {1, 1, fft_.local_points()}};
 }
 
 void Fft1dCandidate::load(const std::vector<Complex>& input) {
-  store_fields(transform(), input, {data_.size(), data_.size()}, data_.data());
+  store_fields(transform(), input, {input.size(), input.size()}, array_.data());
+}
+
+void Fft1dCandidate::forward() {
+  const std::size_t bytes = array_.size() * sizeof(Complex);
+  fft_.execute(Direction::forward, array_.data(), bytes, array_.data(), bytes);
+}
+
+void Fft1dCandidate::backward() {
+  const std::size_t bytes = array_.size() * sizeof(Complex);
+  fft_.execute(Direction::backward, array_.data(), bytes, array_.data(), bytes);
 }
 
 RoundTrip Fft1dCandidate::round_trip(const std::vector<Complex>& input, double points) const {
-  return compare_fields(transform(), input, {data_.size(), data_.size()}, data_.data(), points);
+  return compare_fields(transform(), input, {input.size(), input.size()}, array_.data(), points);
 }
 
 std::vector<Complex> Fft1dCandidate::gather_output() const {
   // The output as each rank holds it, gathered by rank, with the index of every element beside
   // it (exact as a double below 2^53), then put in natural order on rank 0.
   const std::array<std::size_t, 3> whole{1, 1, fft_.length()};
-  std::vector<Complex> indices(data_.size());
-  for (std::size_t i = 0; i < indices.size(); ++i) {
+  const std::size_t points = fft_.local_points();
+  std::vector<Complex> indices(points);
+  for (std::size_t i = 0; i < points; ++i) {
     indices[i] = static_cast<double>(fft_.output_index(i));
   }
-  const std::vector<Complex> values = gather_global(data_.data(), input_box(), whole, comm_);
+  const std::vector<Complex> mine = field_zero(transform(), array_.data(), points);
+  const std::vector<Complex> values = gather_global(mine.data(), input_box(), whole, comm_);
   const std::vector<Complex> where = gather_global(indices.data(), input_box(), whole, comm_);
   std::vector<Complex> natural(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) {

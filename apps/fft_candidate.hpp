@@ -135,15 +135,16 @@ class Fft2dCandidate final : public FftCandidate {
   std::vector<Complex> array_;
 };
 
-/// a2afft's six-step 1D FFT (c2c double) on an array of its own, transformed in place.
+/// a2afft's six-step 1D FFT (c2c, either precision, any batch) on an array of its own,
+/// transformed in place through Fft1d::execute.
 class Fft1dCandidate final : public FftCandidate {
  public:
   Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options);
   std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override;
   void load(const std::vector<Complex>& input) override;
-  void forward() override { fft_.forward(data_.data(), data_.data()); }
-  void backward() override { fft_.backward(data_.data(), data_.data()); }
+  void forward() override;
+  void backward() override;
   std::vector<Complex> gather_output() const override;
   RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return fft_.last_times(); }
@@ -151,7 +152,7 @@ class Fft1dCandidate final : public FftCandidate {
  private:
   MPI_Comm comm_;
   Fft1d fft_;
-  std::vector<Complex> data_;
+  std::vector<Complex> array_;  // local_bytes() of the plan's type, 16-byte aligned
 };
 
 using MakeCandidate = std::function<std::unique_ptr<FftCandidate>()>;

@@ -1,6 +1,7 @@
 #include "fft_options.hpp"
 
 #include <a2afft/error.hpp>
+#include <a2afft/fft_tools.hpp>
 
 namespace a2afft::commands {
 
@@ -37,13 +38,15 @@ void FftRunOptions::add_to(CLI::App& command) {
   command.add_option("--csv", csv_path, "Also write the results as CSV to FILE");
 }
 
-void add_transform_options(CLI::App& command, std::string& kind, std::string& precision,
-                           std::size_t& batch) {
+void add_kind_option(CLI::App& command, std::string& kind) {
   command
       .add_option("--kind", kind,
                   "c2c, or r2c: real input, n2/2+1 complex outputs along the last dimension "
                   "(FFTW's convention), so each transpose moves about half the bytes")
       ->capture_default_str();
+}
+
+void add_transform_options(CLI::App& command, std::string& precision, std::size_t& batch) {
   command.add_option("--precision", precision, "double or float (FFTW's fftw_ or fftwf_)")
       ->capture_default_str();
   command
@@ -51,6 +54,22 @@ void add_transform_options(CLI::App& command, std::string& kind, std::string& pr
                   "Fields transformed together, interleaved (e.g. 3 velocity components): one "
                   "exchange per transpose moves all of them")
       ->capture_default_str();
+}
+
+// `n` (a square) or `n0xn1`, as the 3D shape {1, n0, n1}; errors name the 2D text.
+std::array<std::size_t, 3> parse_shape_2d(const std::string& text) {
+  const bool square = text.find('x') == std::string::npos;
+  if (!square && text.find('x') != text.rfind('x')) {
+    throw UsageError("--size=" + text + " is not valid; expected n or n0xn1");
+  }
+  try {
+    const std::array<std::size_t, 3> shape =
+        parse_shape("1x" + (square ? text + "x" + text : text));
+    return shape;
+  } catch (const UsageError&) {
+    throw UsageError("--size=" + text +
+                     " is not valid; expected n or n0xn1 with sizes of at least 1");
+  }
 }
 
 Transform parse_transform(const std::string& kind, const std::string& precision,

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -46,9 +47,13 @@ struct FftRunOptions {
   }
 };
 
-/// --kind, --precision and --batch, into the given strings and count.
-void add_transform_options(CLI::App& command, std::string& kind, std::string& precision,
-                           std::size_t& batch);
+/// fft2d's --size: `n` (a square) or `n0xn1`, as the 3D shape {1, n0, n1}; errors name the 2D
+/// text.
+std::array<std::size_t, 3> parse_shape_2d(const std::string& text);
+/// --kind (c2c or r2c), into `kind`.
+void add_kind_option(CLI::App& command, std::string& kind);
+/// --precision and --batch, into the given string and count.
+void add_transform_options(CLI::App& command, std::string& precision, std::size_t& batch);
 /// The transform they name; throws UsageError naming a bad value and the valid ones.
 Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch);
 

@@ -20,26 +20,6 @@ unsigned planner_flags(Rigor rigor) {
   }
 }
 
-// fftw_mpi_init before the first plan; FFTW asks for it once per process.
-void initialize_fftw_mpi() {
-  static const bool initialized = [] {
-    fftw_mpi_init();
-    return true;
-  }();
-  (void)initialized;
-}
-
-// Runs `plan` and returns its seconds.
-double timed_execute(fftw_plan plan) {
-  const double start = MPI_Wtime();
-  fftw_execute(plan);
-  return MPI_Wtime() - start;
-}
-
-}  // namespace
-
-namespace {
-
 // FFTW-MPI's calls of each precision, so the 3D reference is one code path over both.
 template <typename Real>
 struct FftwMpiApi;
@@ -49,6 +29,7 @@ struct FftwMpiApi<double> {
   using FftwComplex = fftw_complex;
   static constexpr auto init = fftw_mpi_init;
   static constexpr auto local_size = fftw_mpi_local_size_many_transposed;
+  static constexpr auto local_size_1d = fftw_mpi_local_size_many_1d;
   static constexpr auto plan_dft = fftw_mpi_plan_many_dft;
   static constexpr auto plan_r2c = fftw_mpi_plan_many_dft_r2c;
   static constexpr auto plan_c2r = fftw_mpi_plan_many_dft_c2r;
@@ -63,6 +44,7 @@ struct FftwMpiApi<float> {
   using FftwComplex = fftwf_complex;
   static constexpr auto init = fftwf_mpi_init;
   static constexpr auto local_size = fftwf_mpi_local_size_many_transposed;
+  static constexpr auto local_size_1d = fftwf_mpi_local_size_many_1d;
   static constexpr auto plan_dft = fftwf_mpi_plan_many_dft;
   static constexpr auto plan_r2c = fftwf_mpi_plan_many_dft_r2c;
   static constexpr auto plan_c2r = fftwf_mpi_plan_many_dft_c2r;
@@ -71,6 +53,24 @@ struct FftwMpiApi<float> {
   static constexpr auto alloc = fftwf_alloc_complex;
   static constexpr auto free = fftwf_free;
 };
+
+// fftw(f)_mpi_init before the first plan of the precision; FFTW asks for it once per process.
+template <typename Real>
+void initialize() {
+  static const bool initialized = [] {
+    FftwMpiApi<Real>::init();
+    return true;
+  }();
+  (void)initialized;
+}
+
+// Runs `plan` and returns its seconds.
+template <typename Real>
+double timed(typename FftwMpiApi<Real>::Plan plan) {
+  const double start = MPI_Wtime();
+  FftwMpiApi<Real>::execute(plan);
+  return MPI_Wtime() - start;
+}
 
 template <typename Real>
 class FftwMpi3d final : public FftCandidate {
@@ -85,11 +85,7 @@ class FftwMpi3d final : public FftCandidate {
         shape_(shape),
         transposed_output_(transposed_output),
         two_d_(two_d) {
-    static const bool initialized = [] {
-      Api::init();
-      return true;
-    }();
-    (void)initialized;
+    initialize<Real>();
     const bool r2c = transform.kind == Kind::r2c;
     const auto howmany = static_cast<ptrdiff_t>(transform.batch);
     const std::array<std::size_t, 3> complex = transform.output_shape(shape);
@@ -155,8 +151,8 @@ class FftwMpi3d final : public FftCandidate {
   void load(const std::vector<Complex>& input) override {
     store_fields(transform(), input, {shape_[2], padded_row_}, data_);
   }
-  void forward() override { last_seconds_ = timed(forward_); }
-  void backward() override { last_seconds_ = timed(backward_); }
+  void forward() override { last_seconds_ = timed<Real>(forward_); }
+  void backward() override { last_seconds_ = timed<Real>(backward_); }
   std::vector<Complex> gather_output() const override {
     const std::vector<Complex> values = field_zero(transform(), data_, output_box_.elements());
     return gather_global(values.data(), output_box_, transform().output_shape(shape_), comm_);
@@ -167,11 +163,6 @@ class FftwMpi3d final : public FftCandidate {
   FftTimes last_times() const override { return {0.0, last_seconds_}; }
 
  private:
-  static double timed(typename Api::Plan plan) {
-    const double start = MPI_Wtime();
-    Api::execute(plan);
-    return MPI_Wtime() - start;
-  }
   void release() {
     if (forward_ != nullptr) Api::destroy(forward_);
     if (backward_ != nullptr) Api::destroy(backward_);
@@ -194,6 +185,83 @@ class FftwMpi3d final : public FftCandidate {
   double last_seconds_ = 0;
 };
 
+template <typename Real>
+class FftwMpi1d final : public FftCandidate {
+ public:
+  using Api = FftwMpiApi<Real>;
+  using C = typename Api::FftwComplex;
+
+  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const Transform& transform)
+      : FftCandidate("fftw-mpi", transform), comm_(comm), n_(n) {
+    initialize<Real>();
+    const auto length = static_cast<ptrdiff_t>(n);
+    const auto howmany = static_cast<ptrdiff_t>(transform.batch);
+    ptrdiff_t local_ni = 0, start_i = 0, local_no = 0, start_o = 0;
+    const ptrdiff_t alloc =
+        Api::local_size_1d(length, howmany, comm, FFTW_FORWARD, planner_flags(rigor), &local_ni,
+                           &start_i, &local_no, &start_o);
+    const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
+    input_box_ = {{0, 0, u(start_i)}, {1, 1, u(local_ni)}};
+    output_box_ = {{0, 0, u(start_o)}, {1, 1, u(local_no)}};
+    in_ = Api::alloc(u(std::max<ptrdiff_t>(alloc, 1)));
+    out_ = Api::alloc(u(std::max<ptrdiff_t>(alloc, 1)));
+    const auto block = FFTW_MPI_DEFAULT_BLOCK;
+    forward_ = Api::plan_dft(1, &length, howmany, block, block, in_, out_, comm, FFTW_FORWARD,
+                             planner_flags(rigor));
+    backward_ = Api::plan_dft(1, &length, howmany, block, block, out_, in_, comm, FFTW_BACKWARD,
+                              planner_flags(rigor));
+    if (forward_ == nullptr || backward_ == nullptr) {
+      release();  // the destructor does not run for a constructor that throws
+      int ranks = 0;
+      MPI_Comm_size(comm, &ranks);
+      throw UsageError("FFTW-MPI cannot plan a 1D transform of N=" + std::to_string(n) + " on " +
+                       std::to_string(ranks) + " ranks; leave fftw-mpi out with --engine a2afft");
+    }
+  }
+  ~FftwMpi1d() override { release(); }
+  FftwMpi1d(const FftwMpi1d&) = delete;
+  FftwMpi1d& operator=(const FftwMpi1d&) = delete;
+
+  std::string describe() const override {
+    return std::string(std::is_same_v<Real, float> ? "fftwf" : "fftw") +
+           "_mpi_plan_many_dft(rank 1)";
+  }
+  Box3 input_box() const override { return input_box_; }
+  void load(const std::vector<Complex>& input) override {
+    store_fields(transform(), input, {input.size(), input.size()}, in_);
+  }
+  void forward() override { last_seconds_ = timed<Real>(forward_); }
+  void backward() override { last_seconds_ = timed<Real>(backward_); }
+  std::vector<Complex> gather_output() const override {
+    const std::vector<Complex> values = field_zero(transform(), out_, output_box_.elements());
+    return gather_global(values.data(), output_box_, {1, 1, n_}, comm_);
+  }
+  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override {
+    return compare_fields(transform(), input, {input.size(), input.size()}, in_, points);
+  }
+  FftTimes last_times() const override { return {0.0, last_seconds_}; }
+
+ private:
+  void release() {
+    if (forward_ != nullptr) Api::destroy(forward_);
+    if (backward_ != nullptr) Api::destroy(backward_);
+    Api::free(in_);
+    Api::free(out_);
+    forward_ = backward_ = nullptr;
+    in_ = out_ = nullptr;
+  }
+
+  MPI_Comm comm_;
+  std::size_t n_;
+  Box3 input_box_;
+  Box3 output_box_;
+  C* in_ = nullptr;
+  C* out_ = nullptr;
+  typename Api::Plan forward_ = nullptr;
+  typename Api::Plan backward_ = nullptr;
+  double last_seconds_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
@@ -208,62 +276,12 @@ std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                              two_d);
 }
 
-FftwMpi1d::FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor)
-    : FftCandidate("fftw-mpi", {}), comm_(comm), n_(n) {
-  initialize_fftw_mpi();
-  const auto length = static_cast<ptrdiff_t>(n);
-  ptrdiff_t local_ni = 0, start_i = 0, local_no = 0, start_o = 0;
-  const ptrdiff_t alloc = fftw_mpi_local_size_1d(length, comm, FFTW_FORWARD, planner_flags(rigor),
-                                                 &local_ni, &start_i, &local_no, &start_o);
-  const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
-  input_box_ = {{0, 0, u(start_i)}, {1, 1, u(local_ni)}};
-  output_box_ = {{0, 0, u(start_o)}, {1, 1, u(local_no)}};
-  in_ = reinterpret_cast<Complex*>(fftw_alloc_complex(u(std::max<ptrdiff_t>(alloc, 1))));
-  out_ = reinterpret_cast<Complex*>(fftw_alloc_complex(u(std::max<ptrdiff_t>(alloc, 1))));
-  auto* in = reinterpret_cast<fftw_complex*>(in_);
-  auto* out = reinterpret_cast<fftw_complex*>(out_);
-  forward_ = fftw_mpi_plan_dft_1d(length, in, out, comm, FFTW_FORWARD, planner_flags(rigor));
-  backward_ = fftw_mpi_plan_dft_1d(length, out, in, comm, FFTW_BACKWARD, planner_flags(rigor));
-  if (forward_ == nullptr || backward_ == nullptr) {
-    release();  // the destructor does not run for a constructor that throws
-    int ranks = 0;
-    MPI_Comm_size(comm, &ranks);
-    throw UsageError("FFTW-MPI cannot plan a 1D transform of N=" + std::to_string(n) + " on " +
-                     std::to_string(ranks) + " ranks; leave fftw-mpi out with --engine a2afft");
+std::unique_ptr<FftCandidate> make_fftw_mpi_1d(MPI_Comm comm, std::size_t n, Rigor rigor,
+                                               const Transform& transform) {
+  if (transform.precision == Precision::single_precision) {
+    return std::make_unique<FftwMpi1d<float>>(comm, n, rigor, transform);
   }
-}
-
-FftwMpi1d::~FftwMpi1d() {
-  release();
-}
-
-void FftwMpi1d::release() {
-  if (forward_ != nullptr) fftw_destroy_plan(forward_);
-  if (backward_ != nullptr) fftw_destroy_plan(backward_);
-  fftw_free(in_);
-  fftw_free(out_);
-  forward_ = backward_ = nullptr;
-  in_ = out_ = nullptr;
-}
-
-void FftwMpi1d::forward() {
-  last_seconds_ = timed_execute(forward_);
-}
-
-void FftwMpi1d::backward() {
-  last_seconds_ = timed_execute(backward_);
-}
-
-void FftwMpi1d::load(const std::vector<Complex>& input) {
-  store_fields(transform(), input, {input.size(), input.size()}, in_);
-}
-
-RoundTrip FftwMpi1d::round_trip(const std::vector<Complex>& input, double points) const {
-  return compare_fields(transform(), input, {input.size(), input.size()}, in_, points);
-}
-
-std::vector<Complex> FftwMpi1d::gather_output() const {
-  return gather_global(out_, output_box_, {1, 1, n_}, comm_);
+  return std::make_unique<FftwMpi1d<double>>(comm, n, rigor, transform);
 }
 
 }  // namespace a2afft::commands

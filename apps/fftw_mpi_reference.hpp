@@ -27,37 +27,10 @@ std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                bool transposed_output, const Transform& transform,
                                                bool two_d = false);
 
-/// fftw_mpi_plan_dft_1d, in natural order on both sides, out of place: forward reads data() and
-/// writes the output array, backward the reverse.
-class FftwMpi1d final : public FftCandidate {
- public:
-  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor);
-  ~FftwMpi1d() override;
-  FftwMpi1d(const FftwMpi1d&) = delete;
-  FftwMpi1d& operator=(const FftwMpi1d&) = delete;
-
-  std::string describe() const override { return "fftw_mpi_plan_dft_1d"; }
-  /// The local input, as a box of the 1 x 1 x N array (FFTW chooses the distribution).
-  Box3 input_box() const override { return input_box_; }
-  void load(const std::vector<Complex>& input) override;
-  void forward() override;
-  void backward() override;
-  std::vector<Complex> gather_output() const override;
-  RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
-  FftTimes last_times() const override { return {0.0, last_seconds_}; }
-
- private:
-  void release();
-
-  MPI_Comm comm_;
-  std::size_t n_;
-  Box3 input_box_;
-  Box3 output_box_;
-  Complex* in_ = nullptr;
-  Complex* out_ = nullptr;
-  fftw_plan forward_ = nullptr;
-  fftw_plan backward_ = nullptr;
-  double last_seconds_ = 0;
-};
+/// FFTW-MPI's 1D transform of `transform`'s precision and fields (c2c):
+/// fftw(f)_mpi_plan_many_dft of rank 1, howmany = the batch (interleaved), natural order on both
+/// sides, out of place: forward reads the loaded array and writes a second, backward the reverse.
+std::unique_ptr<FftCandidate> make_fftw_mpi_1d(MPI_Comm comm, std::size_t n, Rigor rigor,
+                                               const Transform& transform);
 
 }  // namespace a2afft::commands

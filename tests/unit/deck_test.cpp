@@ -64,6 +64,41 @@ node_sizes = [1, 1]
             "--validate");
 }
 
+// The transform keys: `fft_kind` (since `kind` names the command), precision and batch, for
+// the 3D, 2D and 1D commands (no fft_kind in 1D, which is c2c only).
+TEST(Deck, transform_keys_reach_every_fft_command) {
+  const Study study = parse_deck(R"(
+[[run]]
+kind = "fft3d"
+sizes = ["16"]
+fft_kind = "r2c"
+precision = "float"
+batch = 3
+
+[[run]]
+kind = "fft2d"
+sizes = ["24x17"]
+fft_kind = "r2c"
+
+[[run]]
+kind = "fft1d"
+lengths = ["2^10"]
+precision = "float"
+batch = 2
+)",
+                                 "kinds.toml");
+  ASSERT_EQ(study.invocations.size(), 3u);
+  // (Keys in toml++'s order, the same on every run.)
+  EXPECT_EQ(study.invocations[0].args, (Args{"fft3d", "--size", "16", "--batch", "3", "--kind",
+                                             "r2c", "--precision", "float"}));
+  EXPECT_EQ(study.invocations[1].args, (Args{"fft2d", "--size", "24x17", "--kind", "r2c"}));
+  EXPECT_EQ(study.invocations[2].args,
+            (Args{"fft1d", "--n", "2^10", "--batch", "2", "--precision", "float"}));
+  EXPECT_NE(error_of("[[run]]\nkind = \"fft1d\"\nfft_kind = \"r2c\"\n")
+                .find("unknown key 'fft_kind' in a fft1d [[run]]"),
+            std::string::npos);
+}
+
 TEST(Deck, mistakes_name_file_line_and_what_is_valid) {
   EXPECT_NE(error_of("[[run]]\nkind = \"fft3d\"\niter = 5\n")
                 .find("deck.toml:3: unknown key 'iter' in a fft3d [[run]]; valid: kind, name, "
@@ -77,9 +112,9 @@ TEST(Deck, mistakes_name_file_line_and_what_is_valid) {
             std::string::npos);
   EXPECT_NE(error_of("[[run]]\niters = 3\n").find("deck.toml:1: [[run]] 1 needs kind"),
             std::string::npos);
-  EXPECT_NE(error_of("[[run]]\nkind = \"fft2d\"\n")
-                .find("deck.toml:2: kind = \"fft2d\" is not valid; expected alltoall, fft1d or "
-                      "fft3d"),
+  EXPECT_NE(error_of("[[run]]\nkind = \"fft4d\"\n")
+                .find("deck.toml:2: kind = \"fft4d\" is not valid; expected alltoall, fft1d, "
+                      "fft2d or fft3d"),
             std::string::npos);
   EXPECT_NE(error_of("[[run]]\nkind = \"fft1d\"\nlengths = [\n").find("deck.toml:"),
             std::string::npos);  // TOML syntax
