@@ -38,6 +38,14 @@ std::size_t slot_of(std::size_t point, const InputRows& rows) {
   return point / rows.row * rows.padded_row + point % rows.row;
 }
 
+// `plan` (Fft3d, Fft2d or Fft1d) in `direction` on `array`, in place, through the type-erased
+// execute(), so one call serves every kind and precision.
+template <typename Plan>
+void execute_in_place(Plan& plan, Direction direction, std::vector<Complex>& array) {
+  const std::size_t bytes = array.size() * sizeof(Complex);
+  plan.execute(direction, array.data(), bytes, array.data(), bytes);
+}
+
 }  // namespace
 
 void store_fields(const Transform& transform, const std::vector<Complex>& input,
@@ -108,13 +116,11 @@ void Fft3dCandidate::load(const std::vector<Complex>& input) {
 }
 
 void Fft3dCandidate::forward() {
-  const std::size_t bytes = array_.size() * sizeof(Complex);
-  fft_.execute(Direction::forward, array_.data(), bytes, array_.data(), bytes);
+  execute_in_place(fft_, Direction::forward, array_);
 }
 
 void Fft3dCandidate::backward() {
-  const std::size_t bytes = array_.size() * sizeof(Complex);
-  fft_.execute(Direction::backward, array_.data(), bytes, array_.data(), bytes);
+  execute_in_place(fft_, Direction::backward, array_);
 }
 
 std::vector<Complex> Fft3dCandidate::gather_output() const {
@@ -157,13 +163,11 @@ void Fft2dCandidate::load(const std::vector<Complex>& input) {
 }
 
 void Fft2dCandidate::forward() {
-  const std::size_t bytes = array_.size() * sizeof(Complex);
-  fft_.execute(Direction::forward, array_.data(), bytes, array_.data(), bytes);
+  execute_in_place(fft_, Direction::forward, array_);
 }
 
 void Fft2dCandidate::backward() {
-  const std::size_t bytes = array_.size() * sizeof(Complex);
-  fft_.execute(Direction::backward, array_.data(), bytes, array_.data(), bytes);
+  execute_in_place(fft_, Direction::backward, array_);
 }
 
 std::vector<Complex> Fft2dCandidate::gather_output() const {
@@ -194,13 +198,11 @@ void Fft1dCandidate::load(const std::vector<Complex>& input) {
 }
 
 void Fft1dCandidate::forward() {
-  const std::size_t bytes = array_.size() * sizeof(Complex);
-  fft_.execute(Direction::forward, array_.data(), bytes, array_.data(), bytes);
+  execute_in_place(fft_, Direction::forward, array_);
 }
 
 void Fft1dCandidate::backward() {
-  const std::size_t bytes = array_.size() * sizeof(Complex);
-  fft_.execute(Direction::backward, array_.data(), bytes, array_.data(), bytes);
+  execute_in_place(fft_, Direction::backward, array_);
 }
 
 RoundTrip Fft1dCandidate::round_trip(const std::vector<Complex>& input, double points) const {
