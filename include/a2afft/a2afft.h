@@ -94,7 +94,9 @@ const char* a2afft_error_message(void);
 const char* a2afft_version(void);
 
 /* ---- 3D FFT of n0 x n1 x n2 points on a p0 x p1 pencil grid (see a2afft/fft3d.hpp): c2c or
- * r2c, double or float, one field or a batch. ---- */
+ * r2c, double or float, one field or a batch. A 2D FFT of n0 x n1 is the plan of shape
+ * {1, n0, n1} with options.grid = {1, P}: the engine of the C++ a2afft::Fft2d (slabs, one
+ * transpose), with the same output bits. ---- */
 
 /* Plans the transform; `options` may be NULL for the defaults. On success *plan is the plan;
  * on failure it is NULL and nothing is left allocated. */

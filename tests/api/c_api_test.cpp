@@ -7,11 +7,13 @@
 
 #include <a2afft/a2afft.h>
 #include <gtest/gtest.h>
+#include <a2afft/fft2d.hpp>
 
 #include "collective.hpp"
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -99,6 +101,47 @@ TEST(CApi, a_3d_plan_transforms_out_of_place_and_in_place) {
   EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
   EXPECT_EQ(plan, nullptr);
   EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);  // NULL is allowed
+}
+
+// A 2D FFT from C (and Fortran): a 3D plan of {1, n0, n1} on a 1 x P grid is the engine of
+// a2afft::Fft2d, one transpose; its output is that of the C++ Fft2d to the bit.
+TEST(CApi, a_2d_transform_is_a_3d_plan_of_one_plane_on_a_1xp_grid) {
+  const size_t shape[3] = {1, 7, 6};
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  options.grid[0] = 1;
+  options.grid[1] = size_of();
+  options.row_exchange = "pairwise";
+  options.column_exchange = "pairwise";
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.kind = A2AFFT_KIND_R2C;
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  EXPECT_NE(std::string(a2afft_fft3d_describe(plan)).find(",column=-"), std::string::npos)
+      << a2afft_fft3d_describe(plan) << ": a second transpose runs";
+
+  a2afft::Fft2dOptions flat;
+  flat.exchange = "pairwise";
+  flat.rigor = a2afft::Rigor::estimate;
+  flat.kind = a2afft::Kind::r2c;
+  a2afft::Fft2d fft(MPI_COMM_WORLD, {7, 6}, flat);
+  ASSERT_EQ(fft.in_place_elements(), a2afft_fft3d_in_place_elements(plan));
+  ASSERT_EQ(fft.output_elements(), a2afft_fft3d_output_elements(plan));
+
+  std::vector<double> x(2 * fft.in_place_elements());
+  for (std::size_t i = 0; i < fft.input_elements(); ++i)
+    x[i] = std::sin(1.0 + double(i) + 10.0 * rank_in());
+  std::vector<Complex> from_c(fft.in_place_elements()), from_cpp(fft.in_place_elements());
+  const std::size_t real_bytes = fft.input_elements() * sizeof(double);
+  ASSERT_EQ(a2afft_fft3d_execute(plan, A2AFFT_FORWARD, x.data(), real_bytes, from_c.data(),
+                                 from_c.size() * sizeof(Complex)),
+            A2AFFT_SUCCESS)
+      << a2afft_error_message();
+  fft.forward(x.data(), from_cpp.data());
+  EXPECT_EQ(sum_over(std::memcmp(from_c.data(), from_cpp.data(), fft.output_bytes()) == 0 ? 0 : 1),
+            0);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
 }
 
 TEST(CApi, bad_options_give_a_code_and_a_message_on_every_rank_and_no_plan) {
