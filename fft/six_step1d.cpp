@@ -91,17 +91,19 @@ template <typename Real>
 BasicSixStep1d<Real>::~BasicSixStep1d() = default;
 
 template <typename Real>
-auto BasicSixStep1d<Real>::gather_output() const -> std::vector<Complex>
-requires std::is_same_v<Real, double> {
+std::vector<std::complex<double>> BasicSixStep1d<Real>::gather_output() const {
   // Every rank's raw block, in rank order; then each element goes to its output_index().
   if (options_.batch != 1) throw std::logic_error("SixStep1d::gather_output of a batch");
   const std::size_t n = geometry_.length();
   if (data_.size() < geometry_.local_length()) {
     throw std::logic_error("SixStep1d: data() was never called, so it holds no output");
   }
-  std::vector<Complex> blocks = gather_global(data_.data(), input_box(), {1, 1, n}, comm_);
+  const std::vector<std::complex<double>> widened(
+      data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(geometry_.local_length()));
+  std::vector<std::complex<double>> blocks =
+      gather_global(widened.data(), input_box(), {1, 1, n}, comm_);
   if (!geometry_.scrambled_output() || blocks.empty()) return blocks;
-  std::vector<Complex> natural(n);
+  std::vector<std::complex<double>> natural(n);
   const std::size_t local = geometry_.local_length();
   for (int owner = 0; owner < geometry_.ranks(); ++owner) {
     for (std::size_t i = 0; i < local; ++i)
