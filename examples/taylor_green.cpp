@@ -10,13 +10,14 @@
 // three in one exchange; a step is 4 stages of 2 backward and 1 forward transforms.
 //
 // Writes t, the energy E = ½⟨|u|²⟩ and the dissipation ε = ν⟨|ω|²⟩ (⟨⟩: the box's mean) to a CSV,
-// shows a progress bar on a terminal, and prints the time per step split into the transposes,
-// the FFTs and the rest. Sums over the grid are formed line by line and added in one fixed
-// order on rank 0, so with Rigor::estimate (the default here) the results do not depend on
+// shows a progress bar on rank 0's stderr (--progress), and prints the time per step split into the
+// transposes, the FFTs and the rest. Sums over the grid are formed line by line and added in one
+// fixed order on rank 0, so with Rigor::estimate (the default here) the results do not depend on
 // the number of ranks, the grid or the exchange: `digest` is a hash of the final velocity.
 //
 //     mpiexec -n 4 ./taylor_green [--n 32] [--nu 0.000625] [--dt 0.02] [--t-end 10 | --steps S]
 //         [--exchange auto] [--grid P0xP1] [--rigor estimate] [--csv tg.csv] [--csv-every 1]
+//         [--progress auto|on|off]
 
 #include <mpi.h>
 #include <unistd.h>
@@ -62,11 +63,15 @@ struct Options {
   a2afft::Rigor rigor = a2afft::Rigor::estimate;
   std::string csv;
   std::size_t csv_every = 1;
+  // auto: when rank 0's stderr is a terminal. Open MPI's mpirun hands the ranks a pipe for
+  // stderr whatever the user's terminal, so under it only `on` shows the bar.
+  enum class Progress { automatic, on, off } progress = Progress::automatic;
 };
 
 const char* const usage =
     "usage: taylor_green [--n N] [--nu NU] [--dt DT] [--t-end T | --steps S] [--exchange SPEC] "
-    "[--grid P0xP1] [--rigor estimate|measure|patient] [--csv FILE] [--csv-every K]";
+    "[--grid P0xP1] [--rigor estimate|measure|patient] [--csv FILE] [--csv-every K] "
+    "[--progress auto|on|off]";
 
 std::string quoted(std::string_view name, std::string_view text) {
   return std::string(name) + "=" + std::string(text);
@@ -144,6 +149,15 @@ Options parse_options(int argc, char** argv) {
       options.csv = value;
     } else if (name == "--csv-every") {
       options.csv_every = parse_count(name, value, 1);
+    } else if (name == "--progress") {
+      if (value == "auto")
+        options.progress = Options::Progress::automatic;
+      else if (value == "on")
+        options.progress = Options::Progress::on;
+      else if (value == "off")
+        options.progress = Options::Progress::off;
+      else
+        throw BadArgument(quoted(name, value) + " is not valid: auto, on or off");
     } else {
       throw BadArgument("unknown option '" + std::string(name) + "'; " + usage);
     }
@@ -448,17 +462,20 @@ class Solver {
   std::size_t transforms_ = 0;
 };
 
-// "[=====>    ] t = 1.20 / 10.00  ETA 0:42" on one terminal line, redrawn with \r; nothing
-// when stderr is not a terminal, so logs keep only the results.
+// "[=====>    ] t = 1.20 / 10.00  ETA 0:42" on one line of stderr, redrawn with \r at most
+// five times a second; by default only on a terminal, so logs keep only the results.
 class ProgressBar {
  public:
-  ProgressBar(bool enabled, double t_end)
-      : enabled_(enabled && isatty(STDERR_FILENO)), t_end_(t_end) {}
-  ~ProgressBar() {
-    if (drawn_) std::fputc('\n', stderr);
-  }
+  ProgressBar(bool enabled, double t_end) : enabled_(enabled), t_end_(t_end) {}
+  ~ProgressBar() { finish(); }
   ProgressBar(const ProgressBar&) = delete;
   ProgressBar& operator=(const ProgressBar&) = delete;
+
+  // Ends the bar's line, before other output.
+  void finish() {
+    if (drawn_) std::fputc('\n', stderr);
+    drawn_ = false;
+  }
 
   void update(double t, double fraction, double elapsed_seconds) {
     if (!enabled_ || (elapsed_seconds - last_draw_seconds_ < 0.2 && fraction < 1)) return;
@@ -518,7 +535,10 @@ int run(const Options& options, int rank, int ranks) {
                 initial.energy, initial.dissipation, 0.75 * options.nu);
 
   solver.reset_fft_times();
-  ProgressBar progress(rank == 0, t_end);
+  const bool show_progress =
+      rank == 0 && (options.progress == Options::Progress::on ||
+                    (options.progress == Options::Progress::automatic && isatty(STDERR_FILENO)));
+  ProgressBar progress(show_progress, t_end);
   MPI_Barrier(MPI_COMM_WORLD);
   const double start_seconds = MPI_Wtime();
   for (std::size_t step = 0; step < options.steps; ++step) {
@@ -531,6 +551,7 @@ int run(const Options& options, int rank, int ranks) {
                       MPI_Wtime() - start_seconds);
   }
   const double loop_seconds = MPI_Wtime() - start_seconds;
+  progress.finish();
   const a2afft::FftTimes times = solver.fft_times();
   const std::size_t transforms = solver.transforms();
 

@@ -155,6 +155,7 @@ def check_errors(runner, work):
         ("taylor_green", ["--exchange", "banana", "--n", "8"], r"banana"),
         ("taylor_green", ["--size", "8"], r"unknown option '--size'"),
         ("taylor_green", ["--grid", "2y1"], r"--grid=2y1 is not valid: P0xP1"),
+        ("taylor_green", ["--progress", "yes"], r"--progress=yes is not valid: auto, on or off"),
         ("poisson3d", ["--n", "8"], r"--n=8 is not valid: an integer >= 9"),
         ("poisson3d", ["--grid", "3x1", "--n", "16"], r"3x1|grid"),
     ]
