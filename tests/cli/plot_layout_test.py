@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """usage: plot_layout_test.py SCRIPTS_PLOT
 Draws every figure of scripts/plot from a study shaped like the demo's (long exchange names on
-fig13's axis, a long layout line) and fails if anything drawn on a saved figure (its title,
+fig13's axis, a long layout line) and from a Taylor-Green CSV, and fails if anything drawn on a saved figure (its title,
 an axes with its labels, ticks and legend) reaches outside the figure: the fig13 title used to be clipped."""
 import importlib.machinery
 import importlib.util
@@ -83,7 +83,16 @@ def main():
             json.dump(study(), file)
         sys.argv = ["plot", results, "--out", directory]
         plot.main()
-    expected = {"fig10-run1.png", "fig08-run2.png", "fig13-run3.png"}
+        # A Taylor-Green CSV (examples/taylor_green --csv), recognised by its header.
+        taylor_green = os.path.join(directory, "tg.csv")
+        with open(taylor_green, "w") as file:
+            file.write("t,energy,dissipation\n")
+            for step in range(101):
+                t = step * 0.1
+                file.write(f"{t:g},{0.125 - 1e-4 * t * t:.17g},{2e-4 * t + 4.6875e-4:.17g}\n")
+        sys.argv = ["plot", taylor_green, "--out", directory]
+        plot.main()
+    expected = {"fig10-run1.png", "fig08-run2.png", "fig13-run3.png", "tg.png"}
     if not expected <= set(saved):
         sys.exit(f"FAILED: drew {sorted(saved)}, expected at least {sorted(expected)}")
     if clipped:

@@ -1,10 +1,11 @@
 #!/bin/bash
 # The installed package as a user gets it (ctest label install): installs the build into a
 # temporary prefix, checks what is there, builds examples/ (fft3d_hello.cpp, fft3d_hello.c,
-# fft3d_hello.f90, exchange_only.cpp) out of tree once with find_package(a2afft) and once with
-# mpicxx/mpicc/mpifort $(pkg-config --cflags --libs a2afft), and runs each at 1, 2 and 3 ranks,
-# checking its output; a bad spec must fail on every rank with one message, from C++, C and
-# Fortran.
+# fft3d_hello.f90, exchange_only.cpp, and the applications poisson3d.cpp and taylor_green.cpp)
+# out of tree once with find_package(a2afft) and once with mpicxx/mpicc/mpifort
+# $(pkg-config --cflags --libs a2afft), and runs each hello at 1, 2 and 3 ranks, checking its
+# output, and each application once, briefly (the `apps` tests check them in depth); a bad spec
+# must fail on every rank with one message, from C++, C and Fortran.
 # usage: install_test.sh <build dir> <source dir> <libdir> <cmake> <mpiexec> <-n flag> [flags...]
 set -euo pipefail
 build=$1 source=$2 libdir=$3 cmake=$4 mpiexec=$5 np_flag=$6
@@ -62,6 +63,12 @@ for program in exchange_only fft3d_hello; do
   step "${MPICXX:-mpicxx}" -std=c++17 -O2 "$source/examples/$program.cpp" $flags \
     -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/$program"
 done
+# The applications are C++20 programs on the same headers.
+# shellcheck disable=SC2086
+for program in poisson3d taylor_green; do
+  step "${MPICXX:-mpicxx}" -std=c++20 -O2 "$source/examples/$program.cpp" $flags \
+    -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/$program"
+done
 # shellcheck disable=SC2086
 step "${MPICC:-mpicc}" -std=c99 -O2 "$source/examples/fft3d_hello.c" $flags -lm \
   -Wl,-rpath,"$prefix/$libdir" -o "$work/with-pkg-config/fft3d_hello_c"
@@ -97,6 +104,18 @@ for build_kind in with-cmake with-pkg-config; do
   check_example "$build_kind" fft3d_hello_f "^fft3d from Fortran: 32x24x20, RANKS ranks, row=.*,column="
 done
 
+# The applications, briefly: a Poisson solve to round-off, and a few Taylor–Green steps.
+for build_kind in with-cmake with-pkg-config; do
+  run 2 "$work/$build_kind/poisson3d" --n 16 --exchange pairwise ||
+    { echo "$output"; fail "$build_kind/poisson3d exited non-zero"; }
+  echo "$build_kind/poisson3d, 2 ranks: $(echo "$output" | tr '\n' ' ')"
+  grep -q "^PASS: max error" <<< "$output" || fail "$build_kind/poisson3d: no PASS"
+  run 2 "$work/$build_kind/taylor_green" --n 8 --steps 3 --exchange pairwise ||
+    { echo "$output"; fail "$build_kind/taylor_green exited non-zero"; }
+  echo "$build_kind/taylor_green, 2 ranks: $(echo "$output" | tr '\n' ' ')"
+  grep -q "^digest: [0-9a-f]\{16\}$" <<< "$output" || fail "$build_kind/taylor_green: no digest"
+done
+
 # A spec the library refuses: a2afft::Error caught in the user's C++ code, and an error code
 # with a2afft_error_message() in C and Fortran; one line each, exit code 1.
 for program in exchange_only fft3d_hello_c fft3d_hello_f; do
@@ -106,4 +125,4 @@ for program in exchange_only fft3d_hello_c fft3d_hello_f; do
   [[ $(grep -c "^FAIL: tra: radix=banana is not valid" <<< "$output") -eq 1 ]] ||
     fail "$program: a bad spec did not print its error once: $output"
 done
-echo "PASS: installed; 4 examples built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
+echo "PASS: installed; 4 examples and 2 applications built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
