@@ -1,6 +1,9 @@
 // `a2afft model`: K, D, bytes, inter-node messages and alpha-beta time of each algorithm for
-// any P (up to 10^6) without running anything: the seed's Fig. 4 and §III-A as a tool.
+// any P (up to 10^6) without running anything: the seed's Fig. 4 and §III-A as a tool. With
+// --measure, alpha and beta (and P and Q unless given) come from ping-pongs in the MPI job it
+// runs in, so its ranking can be set against `a2afft alltoall` on the same machine.
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdio>
@@ -8,12 +11,15 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
+#include <optional>
 
 #include <a2afft/error.hpp>
 #include <a2afft/model.hpp>
+#include <a2afft/topology.hpp>
 
 #include "commands.hpp"
 #include "options.hpp"
+#include "report/context.hpp"
 #include "report/text_table.hpp"
 
 namespace a2afft::commands {
@@ -26,7 +32,7 @@ constexpr long kFactorCountRanks = 8192;
 constexpr long kWholeSweepRanks = 65536;
 
 struct ModelOptions {
-  long ranks = 0;
+  long ranks = -1;  // -1: not given
   long ranks_per_node = 1;
   std::string node_sizes;  // uneven nodes, for the factor table
   std::string block_bytes = "1K";
@@ -38,8 +44,22 @@ struct ModelOptions {
   double alpha_inter_us = 2.0;
   double beta_inter_ns = 0.1;
   bool radix_sweep = false;
+  bool measure = false;
   std::string json_path;
 };
+
+// The job's own machine for --measure: its ranks, its ranks per node, and its links.
+struct MeasuredMachine {
+  RankMap ranks;
+  model::MeasuredLinks links;
+};
+
+MeasuredMachine measure_machine() {
+  const LayoutRequest layout = LayoutRequest::from_environment();
+  MeasuredMachine machine{map_ranks(MPI_COMM_WORLD, layout),
+                          measure_link_costs(MPI_COMM_WORLD, layout)};
+  return machine;
+}
 
 std::string fixed(double value, const char* pattern = "%.2f") {
   char text[64];
@@ -86,6 +106,13 @@ std::vector<FactorRow> factor_rows(const std::vector<int>& sizes) {
   return {flat, clustered};
 }
 
+// "0.35 us + 0.040 ns/B", and where the numbers come from.
+std::string describe_link(const model::LinkCost& link, const std::string& origin) {
+  return fixed(link.alpha_seconds * 1e6) + " us + " +
+         fixed(link.beta_seconds_per_byte * 1e9, "%.3f") + " ns/B" +
+         (origin.empty() ? "" : " (" + origin + ")");
+}
+
 std::vector<long> sweep_radices(long ranks) {
   std::vector<long> radices;
   const long knee = model::default_radix(ranks);
@@ -105,7 +132,30 @@ std::vector<long> sweep_radices(long ranks) {
   return radices;
 }
 
-int run_model(const ModelOptions& options) {
+int run_model(ModelOptions options) {
+  std::optional<MeasuredMachine> machine;
+  if (options.measure) {
+    machine = measure_machine();
+    const RankMap& ranks = machine->ranks;
+    const bool equal_nodes = std::all_of(ranks.node_sizes.begin(), ranks.node_sizes.end(),
+                                         [&](int size) { return size == ranks.node_sizes[0]; });
+    if (options.ranks < 0) {
+      options.ranks = ranks.size();
+      if (!equal_nodes) {
+        throw UsageError("model --measure: this job has nodes of unequal sizes (" + ranks.layout +
+                         "); the alpha-beta table needs equal nodes, so give -P and -Q");
+      }
+      options.ranks_per_node = ranks.node_sizes[0];
+    }
+    options.alpha_intra_us = machine->links.intra.alpha_seconds * 1e6;
+    options.beta_intra_ns = machine->links.intra.beta_seconds_per_byte * 1e9;
+    options.alpha_inter_us = machine->links.inter.alpha_seconds * 1e6;
+    options.beta_inter_ns = machine->links.inter.beta_seconds_per_byte * 1e9;
+  } else if (options.ranks < 0) {
+    throw UsageError(
+        "model: -P (the number of ranks) is required, unless --measure takes it "
+        "from the MPI job");
+  }
   if (options.ranks < 1 || options.ranks > kMaxRanks) {
     throw UsageError("-P=" + std::to_string(options.ranks) + " is not valid; expected 1 to " +
                      std::to_string(kMaxRanks) + " ranks");
@@ -142,6 +192,8 @@ int run_model(const ModelOptions& options) {
                                   {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
                                   {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
   if (!is_printing_rank()) return 0;
+  std::optional<report::RunContext> context;
+  if (machine) context = report::collect_context(machine->ranks, "a2afft model --measure");
 
   const long radix = options.radix ? options.radix : model::default_radix(ranks);
   std::vector<model::ModelResult> results = {
@@ -158,10 +210,20 @@ int run_model(const ModelOptions& options) {
                        : "Q=" + std::to_string(per_node) +
                              " ranks per node (N=" + std::to_string(nodes) + " nodes)")
             << ", block " << inputs.block_bytes << " B\n"
-            << "# alpha-beta per message: intra-node " << fixed(options.alpha_intra_us) << " us + "
-            << fixed(options.beta_intra_ns, "%.3f") << " ns/B, inter-node "
-            << fixed(options.alpha_inter_us) << " us + " << fixed(options.beta_inter_ns, "%.3f")
-            << " ns/B; a round costs its slowest message\n";
+            << "# alpha-beta per message: intra-node "
+            << describe_link(inputs.intra, !machine                        ? ""
+                                           : machine->links.intra_measured ? "measured"
+                                                                           : "copied from inter")
+            << ", inter-node "
+            << describe_link(inputs.inter, !machine                        ? ""
+                                           : machine->links.inter_measured ? "measured"
+                                                                           : "copied from intra")
+            << "; a round costs its slowest message\n";
+  if (machine) {
+    std::cout << "# measured by ping-pong (8 B and 1 MiB; rank 0 with its first node neighbour "
+                 "and with another node's first rank) in this job:\n";
+    report::print_context(std::cout, *context);
+  }
   report::TextTable table({{"algorithm"},
                            {"K rounds", true},
                            {"D blocks", true},
@@ -231,7 +293,7 @@ int run_model(const ModelOptions& options) {
     nlohmann::json algorithms = nlohmann::json::array();
     for (const auto& result : results)
       algorithms.push_back(to_json(result));
-    const nlohmann::json document = {
+    nlohmann::json document = {
         {"inputs",
          {{"ranks", ranks},
           {"ranks_per_node", per_node},
@@ -239,10 +301,14 @@ int run_model(const ModelOptions& options) {
           {"alpha_intra_seconds", inputs.intra.alpha_seconds},
           {"beta_intra_seconds_per_byte", inputs.intra.beta_seconds_per_byte},
           {"alpha_inter_seconds", inputs.inter.alpha_seconds},
-          {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte}}},
+          {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte},
+          {"measured", options.measure},
+          {"intra_measured", machine && machine->links.intra_measured},
+          {"inter_measured", machine && machine->links.inter_measured}}},
         {"algorithms", algorithms},
         {"factor", factor_json},
         {"radix_sweep", sweep}};
+    if (context) document["context"] = report::to_json(*context);
     std::ofstream out(options.json_path);
     out << document.dump(2) << '\n';
     if (!out) throw UsageError("--json=" + options.json_path + " could not be written");
@@ -256,7 +322,8 @@ Runner add_model(CLI::App& app) {
   auto* command = app.add_subcommand(
       "model", "Predict K, D, bytes and alpha-beta time of each algorithm (no MPI run needed)");
   auto options = std::make_shared<ModelOptions>();
-  command->add_option("-P,--ranks", options->ranks, "Number of ranks P, 1 to 10^6")->required();
+  command->add_option("-P,--ranks", options->ranks,
+                      "Number of ranks P, 1 to 10^6 (required unless --measure takes the job's)");
   command
       ->add_option("-Q,--ranks-per-node", options->ranks_per_node,
                    "Ranks per node Q (must divide P)")
@@ -287,6 +354,14 @@ Runner add_model(CLI::App& app) {
       ->add_option("--beta-inter-ns", options->beta_inter_ns,
                    "Time per byte between nodes, nanoseconds (0.1 = 10 GB/s)")
       ->capture_default_str();
+  auto* measure = command->add_flag(
+      "--measure", options->measure,
+      "Measure alpha and beta in this MPI job (run it under mpirun, across the nodes to model): "
+      "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
+      "first rank, as auto:mode=estimate does; P and Q default to the job's");
+  for (const char* name :
+       {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us", "--beta-inter-ns"})
+    measure->excludes(command->get_option(name));
   command->add_flag("--radix-sweep", options->radix_sweep,
                     "Also print K, D and time of tra for every radix 2..P, marking the knee");
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");

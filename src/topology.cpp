@@ -2,6 +2,7 @@
 
 #include <a2afft/topology.hpp>
 
+#include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft {
@@ -25,6 +26,10 @@ RankMap map_ranks(MPI_Comm comm, const LayoutRequest& layout) {
   map.oversubscribed = topology.oversubscribed();
   map.is_virtual = topology.is_virtual();
   return map;
+}
+
+model::MeasuredLinks measure_link_costs(MPI_Comm comm, const LayoutRequest& layout) {
+  return measure_links(Topology(comm, layout));
 }
 
 }  // namespace a2afft

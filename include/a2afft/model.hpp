@@ -17,6 +17,16 @@ struct LinkCost {
   double beta_seconds_per_byte;
 };
 
+/// The links of a real machine, as measure_link_costs() (topology.hpp) measures them: one message
+/// inside a node and one between nodes. A layout without two ranks on one node (or without two
+/// nodes) cannot measure that link; it then holds the other link's cost, and its flag is false.
+struct MeasuredLinks {
+  LinkCost intra{0, 0};
+  LinkCost inter{0, 0};
+  bool intra_measured = false;
+  bool inter_measured = false;
+};
+
 /// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
 /// node, blocks of `block_bytes`, one LinkCost inside a node and one between nodes. A round
 /// costs what its slowest message costs.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <a2afft/layout.hpp>
+#include <a2afft/model.hpp>
 
 namespace a2afft {
 
@@ -54,5 +55,13 @@ struct RankMap {
 /// Collective over `comm`. Throws UsageError, the same on every rank, for a layout that does not
 /// fit the ranks.
 RankMap map_ranks(MPI_Comm comm, const LayoutRequest& layout);
+
+/// Measures what a message costs inside a node and between nodes of `comm` as the exchanges see
+/// it with `layout` (as map_ranks): ping-pongs of 8 B and 1 MiB between rank 0 and its first
+/// node neighbour, and between rank 0 and the first rank of another node; alpha is the 8 B
+/// one-way time, beta the slope per byte up to 1 MiB. This is the machine of `auto:mode=estimate`
+/// and of `a2afft model --measure`. Collective over `comm`, the same result on every rank; about
+/// 50 round trips per link. Throws UsageError for a layout that does not fit the ranks.
+model::MeasuredLinks measure_link_costs(MPI_Comm comm, const LayoutRequest& layout);
 
 }  // namespace a2afft

@@ -35,6 +35,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
+#include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::algorithms {
@@ -55,63 +56,21 @@ std::vector<Spec> measure_candidates(const ExchangeProblem& problem) {
   return candidates;
 }
 
-// One round trip of `bytes` between ranks a and b of `comm`, in seconds (half of it), on a; the
-// others pass.
-double ping_pong(MPI_Comm comm, int a, int b, std::size_t bytes) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
-  std::vector<char> buffer(bytes);
-  constexpr int kRepeats = 20;
-  double seconds = 0;
-  for (int repeat = -2; repeat < kRepeats; ++repeat) {  // two warm-ups
-    const double start = MPI_Wtime();
-    if (rank == a) {
-      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_CHAR, b, 0, comm);
-      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_CHAR, b, 0, comm, MPI_STATUS_IGNORE);
-    } else if (rank == b) {
-      MPI_Recv(buffer.data(), static_cast<int>(bytes), MPI_CHAR, a, 0, comm, MPI_STATUS_IGNORE);
-      MPI_Send(buffer.data(), static_cast<int>(bytes), MPI_CHAR, a, 0, comm);
-    }
-    if (repeat >= 0) seconds += (MPI_Wtime() - start) / 2;
-  }
-  double result = seconds / kRepeats;
-  mpi::check(MPI_Bcast(&result, 1, MPI_DOUBLE, a, comm), "MPI_Bcast(ping-pong)");
-  return result;
-}
-
-// alpha and beta from ping-pongs of 8 B and 1 MiB between ranks a and b.
-schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
-  constexpr std::size_t kSmall = 8, kLarge = std::size_t{1} << 20;
-  const double small = ping_pong(comm, a, b, kSmall);
-  const double large = ping_pong(comm, a, b, kLarge);
-  return {small, std::max(0.0, (large - small) / static_cast<double>(kLarge - kSmall))};
-}
-
 // Link costs inside a node and between nodes, measured once per process and layout.
-std::pair<schedule::LinkCost, schedule::LinkCost> link_costs(const Topology& topology) {
-  static std::map<std::string, std::pair<schedule::LinkCost, schedule::LinkCost>> cache;
+const model::MeasuredLinks& link_costs(const Topology& topology) {
+  static std::map<std::string, model::MeasuredLinks> cache;
   const std::string key = topology.describe_layout();
   if (const auto found = cache.find(key); found != cache.end()) return found->second;
-  // Rank 0 with its first node neighbour, and with the first rank of another node.
-  int same_node = -1, other_node = -1;
-  for (int rank = 1; rank < topology.size(); ++rank) {
-    if (topology.node_of(rank) == topology.node_of(0) && same_node < 0) same_node = rank;
-    if (topology.node_of(rank) != topology.node_of(0) && other_node < 0) other_node = rank;
-  }
-  schedule::LinkCost intra{0, 0}, inter{0, 0};
-  if (same_node > 0) intra = measure_link(topology.comm(), 0, same_node);
-  if (other_node > 0) inter = measure_link(topology.comm(), 0, other_node);
-  if (same_node < 0) intra = inter;
-  if (other_node < 0) inter = intra;
-  return cache[key] = {intra, inter};
+  return cache[key] = measure_links(topology);
 }
 
 Spec estimate_choice(const ExchangeProblem& problem) {
   const Topology& topology = problem.topology;
-  const auto [intra, inter] = link_costs(topology);
+  const model::MeasuredLinks& links = link_costs(topology);
   const long ranks = topology.size();
   const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
-  const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, intra, inter};
+  const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, links.intra,
+                                     links.inter};
   Spec best{"pairwise", {}};
   double best_seconds = schedule::model_direct(inputs, "pairwise").seconds;
   const auto consider = [&](const Spec& spec, double seconds) {
