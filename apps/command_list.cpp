@@ -21,12 +21,14 @@ Runner add_list(CLI::App& app) {
         std::cout << info.name << '\n';
       return 0;
     }
-    report::TextTable table({{"name"}, {"parameters (default)"}, {"layouts"}, {"summary"}});
+    report::TextTable table(
+        {{"name"}, {"parameters (default)"}, {"layouts"}, {"split phase"}, {"summary"}});
     for (const BackendInfo& info : infos) {
       std::string params;
       for (const BackendParameter& param : info.parameters)
         params += (params.empty() ? "" : ", ") + param.key + " (" + param.default_value + ")";
-      table.add_row({info.name, params.empty() ? "-" : params, info.layouts, info.summary});
+      table.add_row(
+          {info.name, params.empty() ? "-" : params, info.layouts, info.split_phase, info.summary});
     }
     table.print(std::cout);
     std::cout << "\nParameters:\n";
@@ -40,7 +42,9 @@ Runner add_list(CLI::App& app) {
       std::cout << "  " << info.name << "  " << info.source << '\n';
     }
     std::cout << "\nA spec is name[:key=value,...], e.g. nonblocking:batch=4; lists are "
-                 "comma-separated: mpi,nonblocking:batch=2,factor\n";
+                 "comma-separated: mpi,nonblocking:batch=2,factor\n"
+              << "Split phase 'yes': Exchange::start() returns with messages in flight, so work "
+                 "done before finish() overlaps them; 'no': start() does all the work\n";
     return 0;
   };
 }

@@ -33,6 +33,9 @@ std::vector<BackendInfo> backends() {
           {std::string(param.key), std::string(param.default_value), std::string(param.meaning)});
     }
     row.examples.assign(info->examples.begin(), info->examples.end());
+    row.split_phase = info->split_phase == SplitPhase::yes           ? "yes"
+                      : info->split_phase == SplitPhase::chosen_plan ? "as chosen"
+                                                                     : "no";
   }
   return infos;
 }

@@ -104,6 +104,18 @@ void Exchange::run(const void* send, void* recv) {
   plan_->plan->run(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv));
 }
 
+void Exchange::start(const void* send, void* recv) {
+  plan_->plan->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv));
+}
+
+void Exchange::finish() {
+  plan_->plan->finish();
+}
+
+bool Exchange::overlaps() const {
+  return plan_->plan->overlaps();
+}
+
 Buffer Exchange::allocate(std::size_t bytes) {
   return plan_->plan->allocate(bytes);
 }

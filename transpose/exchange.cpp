@@ -1,5 +1,7 @@
 #include "exchange.hpp"
 
+#include "error.hpp"
+
 #include <new>
 #include <stdexcept>
 
@@ -39,6 +41,20 @@ std::string PhaseScope::describe_current() {
 
 void ExchangePlan::run_others(const std::byte*, std::byte*) {
   throw std::logic_error(describe() + " cannot leave the own block to its caller");
+}
+
+void ExchangePlan::start(const std::byte* send, std::byte* recv) {
+  if (in_flight_) {
+    throw UsageError(describe() + ": start() while an exchange is in flight; call finish() first");
+  }
+  start_exchange(send, recv);
+  in_flight_ = true;
+}
+
+void ExchangePlan::finish() {
+  if (!in_flight_) throw UsageError(describe() + ": finish() without a start() before it");
+  in_flight_ = false;
+  finish_exchange();
 }
 
 ExchangeBuffer ExchangePlan::allocate(std::size_t bytes) {

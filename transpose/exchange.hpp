@@ -78,6 +78,20 @@ class ExchangePlan {
   /// `recv` not written. Only when can_leave_own_block(); otherwise throws std::logic_error.
   virtual void run_others(const std::byte* send, std::byte* recv);
 
+  /// Split-phase run(): start() begins the exchange and may return before it is done; finish()
+  /// completes it, and `recv` then holds what run() leaves. Between the two the caller may
+  /// compute (that is the point: overlap), but must not write `send`, touch `recv`, or call
+  /// anything else on this plan. Collective: every rank starts and finishes its plans in the same
+  /// order. A plan whose overlaps() is false does all of its work in start() and nothing in
+  /// finish(): correct everywhere, overlapping nothing. Throws UsageError for a start() while
+  /// one is in flight or a finish() without a start(), on the rank that made the mistake.
+  void start(const std::byte* send, std::byte* recv);
+  void finish();
+  /// Whether start() returns with messages still in flight (mpi through MPI_Ialltoall,
+  /// nonblocking with its first batch posted), so that work between start() and finish() can
+  /// overlap them. Whether they then progress without MPI calls is the MPI library's affair.
+  virtual bool overlaps() const { return false; }
+
   /// Memory for run()'s send and receive buffers. Plans that share buffers through node shared
   /// memory (mpml, nmpml, onmpml) hand out a segment of an MPI-3 shared window, so run() on it
   /// needs no copy into and out of their own shared staging; the others give 64-byte aligned
@@ -96,9 +110,13 @@ class ExchangePlan {
   PhaseScope phase(std::string_view name, long round = -1) const {
     return PhaseScope(this, timer_, name, round);
   }
+  /// start() and finish() of a plan that overlaps(); by default all of run() in the first.
+  virtual void start_exchange(const std::byte* send, std::byte* recv) { run(send, recv); }
+  virtual void finish_exchange() {}
 
  private:
   PhaseTimer* timer_ = nullptr;
+  bool in_flight_ = false;
 };
 
 }  // namespace a2afft

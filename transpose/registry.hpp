@@ -32,6 +32,10 @@ struct ScratchBound {
 };
 
 /// One row of the backend table: FFTW's solver idea (applicable, make, print) as data.
+/// Whether a backend's plans return from start() with messages in flight: no (all the work in
+/// start()), yes, or as the plan that `auto` chose.
+enum class SplitPhase { no, yes, chosen_plan };
+
 struct ExchangeInfo {
   std::string_view name;
   std::string_view summary;  // one line
@@ -52,6 +56,8 @@ struct ExchangeInfo {
   std::vector<Spec> (*auto_candidates)(const RankLayout& layout, std::size_t block_bytes) = nullptr;
   /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
   bool hierarchical = false;
+  /// Whether its plans overlap between ExchangePlan::start() and finish().
+  SplitPhase split_phase = SplitPhase::no;
 };
 
 /// Every backend, in the order `a2afft list` and `--exchange all` use.

@@ -31,6 +31,9 @@ struct BackendInfo {
   std::vector<BackendParameter> parameters;
   /// Specs worth running, e.g. `tra:radix=4`.
   std::vector<std::string> examples;
+  /// Whether Exchange::start() returns with messages in flight: "yes", "no" (all the work in
+  /// start()), or "as chosen" (auto: as the backend it picks).
+  std::string split_phase;
 };
 
 /// Every backend make_exchange() knows, in the order `a2afft list` shows them; the a2afft

@@ -66,6 +66,23 @@ class Exchange {
   /// backends (mpml, nmpml, onmpml) a copy in and out.
   void run(const void* send, void* recv);
 
+  /// run() in two halves, to overlap the exchange with the caller's own work: start() begins it
+  /// and may return with messages in flight; finish() completes it, and `recv` then holds what
+  /// run() leaves. In between, compute on other memory: do not write `send`, touch `recv`, or
+  /// call anything else on this exchange. Collective: every rank calls both, in the same order.
+  /// Backends without a split phase (overlaps() false; `a2afft list` shows which have one) do
+  /// all the work in start(). Whether messages progress while the caller computes, without MPI
+  /// calls, is up to the MPI library. Throws UsageError for start() twice or finish() alone.
+  ///
+  ///     exchange->start(send, recv);
+  ///     transform_the_next_field();  // overlaps the messages in flight
+  ///     exchange->finish();
+  void start(const void* send, void* recv);
+  void finish();
+  /// True when start() returns with messages in flight (mpi, nonblocking, or auto that chose
+  /// one of them).
+  bool overlaps() const;
+
   /// Memory for run()'s buffers, `bytes` long (usually buffer_bytes()). The shared-memory
   /// backends hand out a segment of the node's MPI-3 shared window; the others 64-byte aligned
   /// heap memory. Collective over the ranks of a node for the shared-memory backends: call it on

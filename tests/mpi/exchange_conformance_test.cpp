@@ -123,6 +123,18 @@ std::string check_exchange(ExchangePlan& plan, std::size_t block_bytes,
     }
   }
   std::swap_ranges(send.begin(), send.end(), inverted.begin());  // the pattern again
+  // start() and finish(): the same blocks, with other MPI traffic (a barrier on another
+  // communicator) between them, as a caller overlapping its own work has.
+  std::fill(recv.begin(), recv.end(), std::byte{0xa5});
+  plan.start(send.data(), recv.data());
+  MPI_Barrier(on.comm());
+  plan.finish();
+  if (auto bad = verify::compare_blocks(recv, vendor, block_bytes)) {
+    return "start() and finish() differ from MPI_Alltoall at " + bad->describe();
+  }
+  if (auto bad = verify::check_send_blocks(send, rank, ranks, block_bytes)) {
+    return "start() and finish() wrote the send buffer at " + bad->describe();
+  }
   if (!plan.can_leave_own_block()) return "";
   // run_others: every other block as before; our own block untouched, and never read from send.
   const auto own = static_cast<std::size_t>(rank) * block_bytes;
@@ -373,6 +385,27 @@ TEST(OwnBlock, only_direct_exchanges_leave_it_and_the_others_say_so) {
   }
   EXPECT_TRUE(make_exchange("pairwise", topology(), 8)->can_leave_own_block());
   EXPECT_FALSE(make_exchange("mpi", topology(), 8)->can_leave_own_block());
+}
+
+// overlaps() is what the registry row (and `a2afft list`) says; start() twice and finish() alone
+// are errors that leave the plan usable.
+TEST(SplitPhase, overlaps_as_the_registry_says_and_misuse_is_an_error) {
+  std::vector<std::byte> send(8 * static_cast<std::size_t>(topology().size()));
+  std::vector<std::byte> recv(send.size());
+  for (const ExchangeInfo* info : registered_exchanges()) {
+    const ExchangeProblem problem{topology(), 8};
+    if (!exchange_refusal(parse_spec(info->name), problem).empty()) continue;
+    const auto plan = make_exchange(parse_spec(info->name), problem);
+    if (info->split_phase != SplitPhase::chosen_plan) {
+      EXPECT_EQ(plan->overlaps(), info->split_phase == SplitPhase::yes) << info->name;
+    }
+    EXPECT_THROW(plan->finish(), UsageError) << info->name;
+    plan->start(send.data(), recv.data());
+    EXPECT_THROW(plan->start(send.data(), recv.data()), UsageError) << info->name;
+    plan->finish();
+  }
+  EXPECT_TRUE(make_exchange("nonblocking", topology(), 8)->overlaps());
+  EXPECT_FALSE(make_exchange("pairwise", topology(), 8)->overlaps());
 }
 
 TEST(TraRadices, radices_outside_two_to_p_are_errors) {

@@ -18,7 +18,7 @@
 //   runs; the alpha-beta model (schedule/cost_model) with alpha and beta measured once per process
 //   by ping-pong inside a node and between nodes ranks tra at every radix, tra2 and pairwise.
 // Cost: plan construction as above (about budget_ms, at least 3 rounds, plus one warm-up run
-//   per candidate); run() is the chosen plan's run().
+//   per candidate); run(), start() and finish() are the chosen plan's.
 // Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
 //   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
 
@@ -240,8 +240,15 @@ class AutoExchange final : public ExchangePlan {
   void run_others(const std::byte* send, std::byte* recv) override {
     chosen_->run_others(send, recv);
   }
+  bool overlaps() const override { return chosen_->overlaps(); }
   ExchangeBuffer allocate(std::size_t bytes) override { return chosen_->allocate(bytes); }
   void attach_timer(PhaseTimer* timer) override { chosen_->attach_timer(timer); }
+
+ protected:
+  void start_exchange(const std::byte* send, std::byte* recv) override {
+    chosen_->start(send, recv);
+  }
+  void finish_exchange() override { chosen_->finish(); }
 
  private:
   static Spec measure(const ExchangeProblem& problem, double budget_seconds) {
@@ -279,6 +286,7 @@ extern const ExchangeInfo kAutoExchange = {
     .validate = refusal_of<auto_settings>,
     .make = make_settled<AutoExchange, auto_settings>,
     .scratch = {.rank_buffers = 10, .node_buffers = 5},  // the largest candidate and its buffers
+    .split_phase = SplitPhase::chosen_plan,
 };
 
 }  // namespace a2afft::algorithms

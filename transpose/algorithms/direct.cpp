@@ -5,7 +5,9 @@
 // Steps (pairwise): copy our own block; in step s = 1..P-1 MPI_Sendrecv to rank+s while
 //   receiving from rank-s, so each step is a permutation and no rank is hit twice at once.
 // Steps (nonblocking): copy our own block; post Irecv/Isend for `batch` shifted partners at a
-//   time and wait for them all, until every partner is done.
+//   time and wait for them all, until every partner is done. Split phase: start() copies our own
+//   block and posts the first batch (all partners by default); finish() waits for it and runs
+//   the remaining batches.
 // Cost: (P-1)(alpha + b*beta) for both; nonblocking overlaps the latencies of a batch.
 // Parameters: nonblocking `batch` = most exchanges in flight, >= 1 (default: all P-1).
 
@@ -71,26 +73,54 @@ class NonblockingExchange final : public DirectExchange {
     return "nonblocking(batch=" + std::to_string(batch_) + ")";
   }
 
-  void run_others(const std::byte* send, std::byte* recv) override {
+  void run_others(const std::byte* send, std::byte* recv) override { run_batches(send, recv, 1); }
+
+  bool overlaps() const override { return true; }
+
+ protected:
+  void start_exchange(const std::byte* send, std::byte* recv) override {
+    {
+      const auto timed = phase("copy");
+      transfer_.copy_own(send, recv);
+    }
+    const auto timed = phase("p2p", 1);
+    post_batch(send, recv, 1);
+    pending_ = {send, recv};
+  }
+  void finish_exchange() override {
+    {
+      const auto timed = phase("p2p", 1);
+      requests_.wait_all();
+    }
+    run_batches(pending_.first, pending_.second, 1 + batch_);
+  }
+
+ private:
+  // Posts the exchanges of steps first .. first + batch - 1, receives first so that every
+  // matching send finds its buffer posted.
+  void post_batch(const std::byte* send, std::byte* recv, int first) {
     const int rank = transfer_.rank();
     const int ranks = transfer_.size();
-    for (int first = 1; first < ranks; first += batch_) {
+    const int last = std::min(ranks, first + batch_);
+    for (int step = first; step < last; ++step) {
+      transfer_.irecv(recv, shifted_source(step, rank, ranks), requests_.next());
+    }
+    for (int step = first; step < last; ++step) {
+      transfer_.isend(send, shifted_destination(step, rank, ranks), requests_.next());
+    }
+  }
+  // Every batch from step `first` on, each posted and waited for in turn.
+  void run_batches(const std::byte* send, std::byte* recv, int first) {
+    for (; first < transfer_.size(); first += batch_) {
       const auto timed = phase("p2p", (first - 1) / batch_ + 1);
-      const int last = std::min(ranks, first + batch_);
-      // Receives go first so that every matching send finds its buffer posted.
-      for (int step = first; step < last; ++step) {
-        transfer_.irecv(recv, shifted_source(step, rank, ranks), requests_.next());
-      }
-      for (int step = first; step < last; ++step) {
-        transfer_.isend(send, shifted_destination(step, rank, ranks), requests_.next());
-      }
+      post_batch(send, recv, first);
       requests_.wait_all();
     }
   }
 
- private:
   int batch_;
   mpi::RequestSet requests_;
+  std::pair<const std::byte*, std::byte*> pending_{nullptr, nullptr};
 };
 
 // The exchanges in flight: batch bounds them, so any batch >= P-1 means all of them.
@@ -136,6 +166,7 @@ extern const ExchangeInfo kNonblockingExchange = {
     .make = make_settled<NonblockingExchange, nonblocking_batch>,
     .scratch = {},
     .auto_candidates = defaults_only<kNonblocking>,
+    .split_phase = SplitPhase::yes,
 };
 
 }  // namespace a2afft::algorithms

@@ -3,6 +3,7 @@
 // Source: the MPI standard; the MPI library picks its own algorithm (Open MPI's tuned module
 // chooses among linear, pairwise and Bruck by message size and rank count).
 // Steps: one MPI_Alltoall call; a block of more than INT_MAX bytes travels as one derived type.
+//   Split phase: MPI_Ialltoall in start(), MPI_Wait in finish().
 // Cost: whatever the library does; at best (P-1)(alpha + b*beta) for large blocks b.
 // Parameters: none.
 
@@ -28,9 +29,24 @@ class VendorExchange final : public ExchangePlan {
                "MPI_Alltoall");
   }
 
+  bool overlaps() const override { return true; }
+
+ protected:
+  void start_exchange(const std::byte* send, std::byte* recv) override {
+    const auto timed = phase("alltoall");
+    mpi::check(MPI_Ialltoall(send, block_.count(), block_.type(), recv, block_.count(),
+                             block_.type(), comm_.get(), &request_),
+               "MPI_Ialltoall");
+  }
+  void finish_exchange() override {
+    const auto timed = phase("alltoall");
+    mpi::check(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait(MPI_Ialltoall)");
+  }
+
  private:
   mpi::Comm comm_;
   mpi::ContiguousBytes block_;
+  MPI_Request request_ = MPI_REQUEST_NULL;
 };
 
 constexpr std::string_view kName = "mpi";
@@ -49,6 +65,7 @@ extern const ExchangeInfo kVendorExchange = {
     .make = make_plan<VendorExchange>,
     .scratch = {},
     .auto_candidates = defaults_only<kName>,
+    .split_phase = SplitPhase::yes,
 };
 
 }  // namespace a2afft::algorithms
