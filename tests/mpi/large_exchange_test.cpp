@@ -28,8 +28,11 @@ TEST(LargeExchange, offsets_beyond_two_gibibytes) {
   const std::size_t total = block_bytes * static_cast<std::size_t>(ranks);
   ASSERT_GT(total, std::size_t{1} << 31);
 
-  std::vector<std::byte> send(total);
-  std::vector<std::byte> recv(total);
+  // From allocate_aligned, as a plan's buffers: huge pages where the kernel gives them.
+  const ExchangeBuffer send_buffer = allocate_aligned(total);
+  const ExchangeBuffer recv_buffer = allocate_aligned(total);
+  const std::span<std::byte> send = bytes_of(send_buffer);
+  const std::span<std::byte> recv = bytes_of(recv_buffer);
   verify::fill_send_blocks(send, topology.rank(), ranks, block_bytes);
   // Same code, same plan at P = 2 on one node: bruck is tra at radix 2 (tra's default at P = 2),
   // nmpml is mpml's code with the leaders placed per NUMA domain (the offsets do not change).
