@@ -18,6 +18,17 @@ mpi_libraries() {
 }
 
 allowed=$(for library in "$@"; do realpath "$library"; mpi_libraries "$library"; done | sort -u)
+# The configured MPI's own C++ bindings (Open MPI's libmpi_cxx beside libmpi, MPICH's
+# libmpichcxx beside libmpich): the installed package's C++ consumers link them (MPI::MPI_CXX,
+# see cmake/a2afftConfig.cmake.in), and they load nothing but that MPI.
+allowed=$(for library in $allowed; do
+  echo "$library"
+  stem=${library%%.so*}
+  major=$(echo "${library#"$stem".so}" | cut -d. -f2)  # the soname's: .so.40.30.4 -> 40
+  for bindings in "${stem}_cxx.so.$major" "${stem}cxx.so.$major"; do
+    if [ -e "$bindings" ]; then realpath "$bindings"; fi
+  done
+done | sort -u)
 checked=0
 status=0
 while IFS= read -r -d '' file; do
