@@ -145,8 +145,10 @@ int run_fft1d(const Fft1dCommandOptions& options) {
                                                    format("%g", options.memory_fraction) + ")"
                                              : ", HPCC mode"
                     : "");
+  const std::optional<Roofline> roofline = measure_roofline_if_asked(
+      options.run, MPI_COMM_WORLD, local_length * static_cast<std::size_t>(point_bytes));
   report::Reporters reporters =
-      start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange");
+      start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange", roofline);
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
@@ -170,7 +172,7 @@ int run_fft1d(const Fft1dCommandOptions& options) {
     }
   }
   const std::vector<FftRow> rows =
-      run_fft_benchmark(options.run, MPI_COMM_WORLD, {1, 1, n}, order, makers);
+      run_fft_benchmark(options.run, MPI_COMM_WORLD, {1, 1, n}, order, makers, roofline);
   int status = report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
   if (options.hpcc && !rows.empty()) {
     if (is_printing_rank()) print_hpcc_lines(rows, n, ranks.size());

@@ -114,8 +114,14 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
       options.output + " output, " + transform.to_string() + ", " + options.run.rigor + ", " +
       std::to_string(options.run.iterations) + " timed runs after " +
       std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order);
-  report::Reporters reporters = start_fft_run(options.run, MPI_COMM_WORLD, context, settings,
-                                              two_d ? "exchange" : "exchange (row, column)");
+  const std::array<std::size_t, 3> moved = transform.output_shape(shape);
+  const std::optional<Roofline> roofline = measure_roofline_if_asked(
+      options.run, MPI_COMM_WORLD,
+      static_cast<std::size_t>(point_bytes * static_cast<double>(moved[0] * moved[1] * moved[2]) /
+                               ranks.size()));
+  report::Reporters reporters =
+      start_fft_run(options.run, MPI_COMM_WORLD, context, settings,
+                    two_d ? "exchange" : "exchange (row, column)", roofline);
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
@@ -161,7 +167,7 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
     }
   }
   const std::vector<FftRow> rows =
-      run_fft_benchmark(options.run, MPI_COMM_WORLD, shape, order, makers);
+      run_fft_benchmark(options.run, MPI_COMM_WORLD, shape, order, makers, roofline);
   return report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
 }
 

@@ -16,8 +16,28 @@ namespace {
 
 // The row of a timed trial, with its checks against `reference` (FFTW-MPI's output on rank 0,
 // when it ran); the trial's own output goes to `gathered_output` when asked.
+// The row's place under the roofline: the busiest rank's traffic (the time is the slowest
+// rank's), nothing for a plan that cannot count it. Collective.
+std::optional<report::RooflineCells> bound_of(const FftCandidate& plan, const Roofline& roofline,
+                                              MPI_Comm comm) {
+  const std::optional<TransformTraffic> traffic = plan.traffic();
+  if (!traffic) return std::nullopt;
+  double most[2] = {static_cast<double>(traffic->bytes_moved), traffic->flops};
+  MPI_Allreduce(MPI_IN_PLACE, most, 2, MPI_DOUBLE, MPI_MAX, comm);
+  TransformTraffic busiest = *traffic;
+  busiest.bytes_moved = static_cast<std::size_t>(most[0]);
+  busiest.flops = most[1];
+  report::RooflineCells cells;
+  cells.memory_passes = most[0] / static_cast<double>(traffic->array_bytes);
+  cells.bytes_moved = most[0];
+  cells.flops = most[1];
+  cells.bound_seconds = roofline_seconds(busiest, roofline.memory, roofline.flops_per_second);
+  return cells;
+}
+
 FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm, double points,
-              const std::vector<Complex>* reference, std::vector<Complex>* gathered_output) {
+              const std::vector<Complex>* reference, std::vector<Complex>* gathered_output,
+              const std::optional<Roofline>& roofline) {
   FftRow row;
   row.engine = trial.plan->engine();
   row.exchange = trial.plan->describe();
@@ -30,6 +50,10 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm, doub
   row.has_split = !options.backward && row.engine == "a2afft";  // FFTW-MPI's is one "compute"
   if (options.backward) row.backward_total = report::summarize(trial.backward);
   row.gflops = trial.plan->transform().flops(points) / row.total.median / 1e9;
+  if (roofline) {
+    row.roofline = true;
+    row.bound = bound_of(*trial.plan, *roofline, comm);
+  }
   const FftErrors errors =
       check_candidate(*trial.plan, trial.input, points, reference, gathered_output, comm);
   row.round_trip_error = errors.round_trip;
@@ -43,21 +67,71 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm, doub
 
 }  // namespace
 
+std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, MPI_Comm comm,
+                                                  std::size_t array_bytes) {
+  if (!options.roofline) return std::nullopt;
+  Roofline roofline;
+  roofline.memory = measure_copy_bandwidth(comm);
+  roofline.at_array_size = measure_copy_bandwidth(comm, std::max<std::size_t>(array_bytes, 1));
+  roofline.flops_per_second = measure_fft_compute_roof(comm);
+  return roofline;
+}
+
+namespace {
+
+std::string mebibytes(std::size_t bytes) {
+  return report::format("%.3g MiB", static_cast<double>(bytes) / 1048576);
+}
+
+std::string bandwidths(const CopyBandwidth& copy) {
+  return report::format("1 core %.1f GB/s, ", copy.one_core_bytes_per_second / 1e9) +
+         std::to_string(copy.node_ranks) +
+         report::format(" cores at once %.1f GB/s per core", copy.all_cores_bytes_per_second / 1e9);
+}
+
+nlohmann::json to_json(const CopyBandwidth& copy) {
+  return {{"buffer_bytes", copy.bytes},
+          {"one_core_bytes_per_second", copy.one_core_bytes_per_second},
+          {"all_cores_bytes_per_second_per_core", copy.all_cores_bytes_per_second},
+          {"cores_at_once", copy.node_ranks}};
+}
+
+}  // namespace
+
 report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
                                 const report::RunContext& context, const std::string& settings,
-                                const std::string& exchange_header) {
+                                const std::string& exchange_header,
+                                const std::optional<Roofline>& roofline) {
   report::Reporters reporters(is_printing_rank(), std::cout, options.report_files(),
                               exchange_header);
-  reporters.report_context(
-      {context, settings + "; times are forward transforms, max over ranks, each on a fresh input",
-       settings});
+  report::Header header{
+      context, settings + "; times are forward transforms, max over ranks, each on a fresh input",
+      settings};
+  if (roofline) {
+    const CopyBandwidth& memory = roofline->memory;
+    const CopyBandwidth& near = roofline->at_array_size;
+    header.roofline_summary =
+        "memcpy " + bandwidths(memory) + " (read+write: a memcpy of B bytes moves 2B; " +
+        mebibytes(memory.bytes) + " buffers); at the array's " + mebibytes(near.bytes) +
+        " per rank " + bandwidths(near) +
+        report::format("; FFTW in-cache %.2f GFlop/s (1024-point c2c x16, one core)",
+                       roofline->flops_per_second / 1e9) +
+        "; bound = max(bytes moved / the all-cores figure, flops / FFTW's), per rank";
+    header.roofline = {{"memcpy", to_json(memory)},
+                       {"memcpy_at_array_size", to_json(near)},
+                       {"fftw_in_cache_flops_per_second", roofline->flops_per_second},
+                       {"bandwidth_convention", "bytes read + bytes written"},
+                       {"bound", "max(bytes_moved / memcpy all cores, flops / fftw in cache)"}};
+  }
+  reporters.report_context(header);
   if (!options.wisdom_path.empty()) import_fftw_wisdom(options.wisdom_path, comm);
   return reporters;
 }
 
 std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm comm,
                                       const std::array<std::size_t, 3>& global, Order order,
-                                      const std::vector<CandidateMaker>& makers) {
+                                      const std::vector<CandidateMaker>& makers,
+                                      const std::optional<Roofline>& roofline) {
   const double points = static_cast<double>(global[0] * global[1] * global[2]);
   std::vector<FftRow> rows;
   std::vector<Complex> reference;  // the first FFTW-MPI output, on rank 0
@@ -77,7 +151,7 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm com
     if (!trial.plan) return;
     const bool is_reference = !have_reference && trial.plan->engine() == "fftw-mpi";
     rows.push_back(finish(trial, options, comm, points, have_reference ? &reference : nullptr,
-                          is_reference ? &reference : nullptr));
+                          is_reference ? &reference : nullptr, roofline));
     have_reference = have_reference || is_reference;
     trial = FftTrial{};  // sequential: one plan alive at a time
   };

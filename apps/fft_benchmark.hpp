@@ -8,8 +8,11 @@
 #include <mpi.h>
 
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include <a2afft/roofline.hpp>
 
 #include "fft_candidate.hpp"
 #include "fft_options.hpp"
@@ -21,19 +24,36 @@ namespace a2afft::commands {
 
 using report::FftRow;
 
+/// What --roofline measures once, before any plan: memcpy streaming from memory, memcpy at the
+/// transforms' own array size (which may partly fit in the last-level cache), and FFTW's
+/// in-cache flop rate. The bound of every row uses `memory` and `flops_per_second`.
+struct Roofline {
+  CopyBandwidth memory;
+  CopyBandwidth at_array_size;
+  double flops_per_second = 0;
+};
+
+/// The roofline when --roofline asks for one (else nothing, and nothing is measured);
+/// `array_bytes` is a rank's share of the complex array the transforms move. Collective.
+std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, MPI_Comm comm,
+                                                  std::size_t array_bytes);
+
 /// The run's reporters (the console on rank 0, and --json and --csv); prints the header
-/// (context, then `settings`) and reads --wisdom if given. `exchange_header` names the table's
-/// exchange column.
+/// (context, then `settings`, then the roofline if measured) and reads --wisdom if given.
+/// `exchange_header` names the table's exchange column.
 report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
                                 const report::RunContext& context, const std::string& settings,
-                                const std::string& exchange_header);
+                                const std::string& exchange_header,
+                                const std::optional<Roofline>& roofline = std::nullopt);
 
 /// Makes every distinct candidate, times each over `global` (the input is the reproducible test
 /// signal of that array) in `order`, then checks each: the round trip, and the output against
-/// the first fftw-mpi candidate's. Collective.
+/// the first fftw-mpi candidate's. With a `roofline`, each row of a plan that counts its traffic
+/// gets its bound. Collective.
 std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm comm,
                                       const std::array<std::size_t, 3>& global, Order order,
-                                      const std::vector<CandidateMaker>& makers);
+                                      const std::vector<CandidateMaker>& makers,
+                                      const std::optional<Roofline>& roofline = std::nullopt);
 
 /// Writes wisdom (when asked), then hands the rows to the reporters and on rank 0 prints a FAIL
 /// line when a check failed. Returns the exit code: 0 when every row passed, else 1.

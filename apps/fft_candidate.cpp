@@ -22,7 +22,7 @@ std::array<std::size_t, 3> Transform::output_shape(const std::array<std::size_t,
 }
 
 double Transform::flops(double points) const {
-  return (kind == Kind::r2c ? 2.5 : 5.0) * points * std::log2(points) * static_cast<double>(batch);
+  return fft_flops(kind, points, batch);
 }
 
 namespace {

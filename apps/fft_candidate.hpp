@@ -9,6 +9,7 @@
 #include <functional>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,6 +73,9 @@ class FftCandidate {
   virtual RoundTrip round_trip(const std::vector<Complex>& input, double points) const = 0;
   /// The split of the last forward() or backward() on this rank.
   virtual FftTimes last_times() const = 0;
+  /// What a forward transform moves and computes on this rank, where the plan can count it
+  /// (a2afft's; FFTW-MPI's cannot).
+  virtual std::optional<TransformTraffic> traffic() const { return std::nullopt; }
 
  private:
   std::string engine_;
@@ -107,6 +111,7 @@ class Fft3dCandidate final : public FftCandidate {
   std::vector<Complex> gather_output() const override;
   RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return fft_.last_times(); }
+  std::optional<TransformTraffic> traffic() const override { return fft_.traffic(); }
 
  private:
   MPI_Comm comm_;
@@ -128,6 +133,7 @@ class Fft2dCandidate final : public FftCandidate {
   std::vector<Complex> gather_output() const override;
   RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return fft_.last_times(); }
+  std::optional<TransformTraffic> traffic() const override { return fft_.traffic(); }
 
  private:
   MPI_Comm comm_;
@@ -148,6 +154,7 @@ class Fft1dCandidate final : public FftCandidate {
   std::vector<Complex> gather_output() const override;
   RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return fft_.last_times(); }
+  std::optional<TransformTraffic> traffic() const override { return fft_.traffic(); }
 
  private:
   MPI_Comm comm_;

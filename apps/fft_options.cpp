@@ -26,6 +26,13 @@ void FftRunOptions::add_to(CLI::App& command) {
   command.add_flag("--backward", backward,
                    "Also time the backward transform (then the transpose/compute split is not "
                    "shown)");
+  command.add_flag(
+      "--roofline", roofline,
+      "Measure memcpy's bandwidth (one core alone, all cores at once; GB/s of bytes read + "
+      "written) and FFTW's in-cache GFlop/s first, then give each a2afft row its passes over "
+      "memory, bytes moved per rank, and the lower bound max(bytes / bandwidth of all cores "
+      "at once, flops / FFTW's rate): the max, because a perfect overlap of copies and "
+      "arithmetic would reach it and nothing can beat it");
   command
       .add_option("--tolerance", tolerance,
                   "Largest relative error that passes (round trip and vs fftw-mpi); default 1e-12 "

@@ -51,10 +51,6 @@ struct BasicPencil3d<Real>::Sweep {
 
 namespace {
 
-// The stages a transform passes through, in forward order: S0, S1, S2 and, for output in the
-// input layout, back through S1 to S0. Transpose k sits between stage k and stage k + 1.
-constexpr std::array<int, 5> kStageAt{0, 1, 2, 1, 0};
-
 // The grid, once every rank has checked that it covers exactly the job's ranks.
 const ProcGrid& grid_of_job(const ProcGrid& grid, int ranks) {
   if (grid.rows * grid.columns != ranks) {
@@ -158,10 +154,8 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
   work_.resize(geometry_.data_elements() * options.batch);
   if (options.real_input) real_plane_.resize(input_box_.extent[1] * shape[2] * options.batch);
 
-  // Forward walks stages 0..2 (0..4 back to the input layout), backward 2..4 (0..4 from it).
-  const bool natural = options.natural_output;
-  forward_ = compile(0, natural ? 4 : 2, false);
-  backward_ = compile(natural ? 0 : 2, 4, true);
+  forward_ = compile(false);
+  backward_ = compile(true);
   plan_ffts(forward_, Direction::forward);
   plan_ffts(backward_, Direction::backward);
 }
@@ -169,48 +163,63 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
 template <typename Real>
 BasicPencil3d<Real>::~BasicPencil3d() = default;
 
-// The sweeps over stages kStageAt[first..last]: each unpacks what the transpose into its stage
-// brought, transforms (only in the stages of the transform proper) and packs for the transpose
-// out of it. plan_ffts() then gives them their FFTs.
+// The sweeps pencil_schedule() lays out for one direction, with the transposes, exchanges and
+// plane sizes they use here. plan_ffts() then gives them their FFTs.
 template <typename Real>
-auto BasicPencil3d<Real>::compile(std::size_t first, std::size_t last, bool backward) const
-    -> std::vector<Sweep> {
-  const bool merged = !geometry_.has_row_transpose();
+auto BasicPencil3d<Real>::compile(bool backward) const -> std::vector<Sweep> {
   const std::array<const TransposeStep*, 4> between{&row_->there, &column_->there, &column_->back,
                                                     &row_->back};
   const std::array<ExchangePlan*, 4> exchange_between{
       row_->exchange.get(), column_->exchange.get(), column_->exchange.get(), row_->exchange.get()};
   const std::array<int, 4> rank_in_exchange{row_topology_->rank(), column_topology_->rank(),
                                             column_topology_->rank(), row_topology_->rank()};
+  const auto at = [](int transpose) { return static_cast<std::size_t>(transpose); };
   std::vector<Sweep> schedule;
-  const TransposeStep* incoming = nullptr;
-  for (std::size_t k = first; k <= last; ++k) {
-    const auto index = static_cast<std::size_t>(kStageAt[k]);
-    if (merged && index == 1) continue;  // S1 is S0; the row transposes around it are identities
+  for (const PencilSweepPlan& plan : pencil_schedule(geometry_, backward, leaves_own_block())) {
     Sweep sweep;
-    sweep.stage = index;
-    sweep.planes = geometry_.stage(index).planes;
-    sweep.plane_stride = geometry_.stage(index).plane_stride * options_.batch;
-    sweep.unpack = incoming;
-    // Only the stages of the transform proper compute; the rest only reorder.
-    sweep.computes = backward ? k >= 2 : k <= 2;
-    incoming = nullptr;
-    for (std::size_t t = k; t < last; ++t) {  // the transpose out of this stage, if any
-      if (!between[t]->is_identity()) {
-        sweep.pack = incoming = between[t];
-        sweep.exchange = exchange_between[t];
-        if (sweep.unpack == nullptr && sweep.exchange->can_leave_own_block()) {
-          sweep.own_in_place = rank_in_exchange[t];
-        }
-        break;
-      }
-      if (!merged || kStageAt[t + 1] != 1) break;
+    sweep.stage = plan.stage;
+    sweep.planes = geometry_.stage(plan.stage).planes;
+    sweep.plane_stride = geometry_.stage(plan.stage).plane_stride * options_.batch;
+    if (plan.unpack >= 0) sweep.unpack = between[at(plan.unpack)];
+    sweep.computes = plan.computes;
+    if (plan.pack >= 0) {
+      sweep.pack = between[at(plan.pack)];
+      sweep.exchange = exchange_between[at(plan.pack)];
+      if (plan.own_in_place) sweep.own_in_place = rank_in_exchange[at(plan.pack)];
     }
-    if (sweep.unpack != nullptr || sweep.computes || sweep.pack != nullptr) {
-      schedule.push_back(sweep);
-    }
+    sweep.from_input = plan.from_input;
+    sweep.to_output = plan.to_output;
+    schedule.push_back(sweep);
   }
   return schedule;
+}
+
+template <typename Real>
+std::array<bool, 2> BasicPencil3d<Real>::leaves_own_block() const {
+  const auto leaves = [](const Transpose& step) {
+    return step.exchange != nullptr && step.exchange->can_leave_own_block();
+  };
+  return {leaves(*row_), leaves(*column_)};
+}
+
+template <typename Real>
+TransformTraffic BasicPencil3d<Real>::traffic(bool backward) const {
+  // The caller's arrays: the input side (real for r2c) and the complex output side.
+  const std::size_t input_side =
+      input_scalars() * (options_.real_input ? sizeof(Real) : sizeof(Complex));
+  const std::size_t output_side = output_scalars() * sizeof(Complex);
+  const std::size_t moved = pencil_bytes_moved(
+      geometry_, pencil_schedule(geometry_, backward, leaves_own_block()), element_bytes_,
+      backward ? output_side : input_side, backward ? input_side : output_side);
+  const Shape3& complex_shape = geometry_.shape();
+  const int ranks = geometry_.grid().rows * geometry_.grid().columns;
+  TransformTraffic traffic;
+  traffic.bytes_moved = moved;
+  traffic.array_bytes = complex_shape[0] * complex_shape[1] * complex_shape[2] * element_bytes_ /
+                        static_cast<std::size_t>(ranks);
+  traffic.memory_passes = static_cast<double>(moved) /
+                          static_cast<double>(std::max<std::size_t>(1, traffic.array_bytes));
+  return traffic;
 }
 
 // Gives the computing sweeps of `schedule` their plane plans (none where the stage holds
@@ -223,9 +232,6 @@ auto BasicPencil3d<Real>::compile(std::size_t first, std::size_t last, bool back
 // plane starts. The first and the last sweep are never one, so in-place calls (in == out) work.
 template <typename Real>
 void BasicPencil3d<Real>::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
-  if (schedule.size() < 2) throw std::logic_error("a pencil schedule has fewer than two sweeps");
-  schedule.front().from_input = true;
-  schedule.back().to_output = true;
   const bool real = options_.real_input;
   schedule.front().real_in = real && direction == Direction::forward;
   schedule.back().real_out = real && direction == Direction::backward;

@@ -118,6 +118,10 @@ class BasicPencil3d {
   /// compare against the same double reference.
   std::vector<std::complex<double>> gather_output() const;
 
+  /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
+  /// schedule it runs (pencil_schedule(), pencil_bytes_moved()); `flops` left 0 for the caller.
+  TransformTraffic traffic(bool backward = false) const;
+
   /// `row=<describe>,column=<describe>` with `-` for a transpose inside one rank.
   std::string describe() const;
   /// Seconds of `compute` (FFTs and scaling) and `transpose` (pack + exchange + unpack) of every
@@ -129,7 +133,8 @@ class BasicPencil3d {
  private:
   struct Transpose;
   struct Sweep;
-  std::vector<Sweep> compile(std::size_t first, std::size_t last, bool backward) const;
+  std::vector<Sweep> compile(bool backward) const;
+  std::array<bool, 2> leaves_own_block() const;  // of the row and the column exchange
   void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
   void run(const std::vector<Sweep>& schedule, const void* in, void* out);
   void sweep(const Sweep& step, const void* in, void* out);

@@ -1,6 +1,7 @@
 #include "pencil_geometry.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <utility>
 
 #include "error.hpp"
@@ -86,6 +87,74 @@ std::size_t PencilGeometry::buffer_elements() const {
     if (!transpose->is_identity()) elements = std::max(elements, transpose->buffer_elements());
   }
   return elements;
+}
+
+namespace {
+
+// The stages a transform passes through, in forward order: S0, S1, S2 and, for output in the
+// input layout, back through S1 to S0. Transpose k sits between stage k and stage k + 1.
+constexpr std::array<int, 5> kStageAt{0, 1, 2, 1, 0};
+
+}  // namespace
+
+std::vector<PencilSweepPlan> pencil_schedule(const PencilGeometry& geometry, bool backward,
+                                             std::array<bool, 2> leaves_own_block) {
+  // Forward walks stages 0..2 (0..4 back to the input layout), backward 2..4 (0..4 from it).
+  const bool natural = geometry.output() == PencilOutput::natural;
+  const std::size_t first = backward && !natural ? 2 : 0;
+  const std::size_t last = backward || natural ? 4 : 2;
+  const bool merged = !geometry.has_row_transpose();
+  const std::array<bool, 4> identity{
+      !geometry.has_row_transpose(), !geometry.has_column_transpose(),
+      !geometry.has_column_transpose(), !geometry.has_row_transpose()};
+  std::vector<PencilSweepPlan> schedule;
+  int incoming = -1;
+  for (std::size_t k = first; k <= last; ++k) {
+    const auto index = static_cast<std::size_t>(kStageAt[k]);
+    if (merged && index == 1) continue;  // S1 is S0; the row transposes around it are identities
+    PencilSweepPlan sweep;
+    sweep.stage = index;
+    sweep.unpack = incoming;
+    // Only the stages of the transform proper compute; the rest only reorder.
+    sweep.computes = backward ? k >= 2 : k <= 2;
+    incoming = -1;
+    for (std::size_t t = k; t < last; ++t) {  // the transpose out of this stage, if any
+      if (!identity[t]) {
+        sweep.pack = incoming = static_cast<int>(t);
+        sweep.own_in_place = sweep.unpack < 0 && leaves_own_block[kTransposeIsRow[t] ? 0 : 1];
+        break;
+      }
+      if (!merged || kStageAt[t + 1] != 1) break;
+    }
+    if (sweep.unpack >= 0 || sweep.computes || sweep.pack >= 0) schedule.push_back(sweep);
+  }
+  if (schedule.size() < 2) throw std::logic_error("a pencil schedule has fewer than two sweeps");
+  schedule.front().from_input = true;
+  schedule.back().to_output = true;
+  return schedule;
+}
+
+std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
+                               const std::vector<PencilSweepPlan>& schedule,
+                               std::size_t element_bytes, std::size_t input_bytes,
+                               std::size_t output_bytes) {
+  std::size_t bytes = 0;
+  for (const PencilSweepPlan& sweep : schedule) {
+    const std::size_t stage_bytes = geometry.stage(sweep.stage).box.elements() * element_bytes;
+    // What the planes come from: the receive buffer, the caller's input, or the work array.
+    bytes += sweep.unpack >= 0 ? stage_bytes : sweep.from_input ? input_bytes : stage_bytes;
+    // Where they go: the send buffer, the caller's output, or the work array.
+    bytes += sweep.pack >= 0 ? stage_bytes : sweep.to_output ? output_bytes : stage_bytes;
+    if (sweep.pack < 0) continue;
+    // The exchange reads each block it sends and writes each it receives: one copy per block
+    // on one node (see a2afft::TransformTraffic), none for our own block left in place.
+    const TransposeShape& transpose = kTransposeIsRow[static_cast<std::size_t>(sweep.pack)]
+                                          ? geometry.row_transpose()
+                                          : geometry.column_transpose();
+    const auto blocks = static_cast<std::size_t>(transpose.parts - (sweep.own_in_place ? 1 : 0));
+    bytes += 2 * blocks * transpose.block_elements() * element_bytes;
+  }
+  return bytes;
 }
 
 }  // namespace a2afft::fft

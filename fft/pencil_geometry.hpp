@@ -111,4 +111,54 @@ class PencilGeometry {
   TransposeShape column_;
 };
 
+/// The transposes between a pencil plan's stages, in the order a schedule can meet them:
+/// the row transpose (stage 0 -> 1), the column transpose (1 -> 2), the column transpose back
+/// (2 -> 1) and the row transpose back (1 -> 0).
+inline constexpr int kRowThere = 0;
+inline constexpr int kColumnThere = 1;
+inline constexpr int kColumnBack = 2;
+inline constexpr int kRowBack = 3;
+/// Whether transposes kRowThere..kRowBack go through the row (true) or the column exchange.
+inline constexpr std::array<bool, 4> kTransposeIsRow{true, false, false, true};
+
+/// One pass over the planes of a stage (see Pencil3d): unpack a plane from the last exchange,
+/// transform it (when `computes`), pack it for the next exchange, while it is in cache. The
+/// plan's forward() and backward() are lists of them, each followed by its pack's exchange.
+struct PencilSweepPlan {
+  std::size_t stage = 0;
+  int unpack = -1;  // the transpose (kRowThere..kRowBack) whose blocks it unpacks, or -1
+  bool computes = false;
+  int pack = -1;  // the transpose it packs for, whose exchange runs after the sweep, or -1
+  // The pack puts our own block straight into the receive buffer and the exchange moves only
+  // the others: only in a sweep that unpacks nothing (no unread block is overwritten), and
+  // only where the exchange allows it.
+  bool own_in_place = false;
+  // The first sweep reads the caller's input, the last writes the caller's output; the others
+  // read and write the work array where no unpack or pack does.
+  bool from_input = false;
+  bool to_output = false;
+};
+
+/// The sweeps of one direction of a pencil plan with `geometry`: forward walks stages 0, 1, 2
+/// (and back to 1, 0 for natural output), backward the reverse, only the stages of the
+/// transform proper computing. A stage whose transposes in and out are identities merges into
+/// its neighbour's sweep (slabs: stage 1 is stage 0). `leaves_own_block` says, for the row and
+/// the column exchange, whether it can leave our own block to the pack. Pure; Pencil3d runs
+/// exactly this schedule. Throws std::logic_error if it would have fewer than two sweeps.
+std::vector<PencilSweepPlan> pencil_schedule(const PencilGeometry& geometry, bool backward,
+                                             std::array<bool, 2> leaves_own_block = {false, false});
+
+/// Bytes read and written in memory by one direction of a pencil plan on this rank, by the
+/// rules of a2afft::TransformTraffic: per sweep, its source (the receive buffer when it unpacks,
+/// else the caller's input in the first sweep, else the work array) and its destination (the
+/// send buffer when it packs, else the caller's output in the last sweep, else the work
+/// array), each over the stage's box; plus each exchange's blocks, read from the send buffer
+/// and written to the receive buffer. `element_bytes` is one complex point of every field;
+/// `input_bytes` and `output_bytes` are the caller's arrays of this direction (the real side
+/// is smaller for r2c).
+std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
+                               const std::vector<PencilSweepPlan>& schedule,
+                               std::size_t element_bytes, std::size_t input_bytes,
+                               std::size_t output_bytes);
+
 }  // namespace a2afft::fft

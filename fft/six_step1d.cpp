@@ -85,6 +85,9 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
   recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work);
   rows_to_send_[0] = transpose(geometry_.rows2(), n1, work, send_.data());
   rows_to_send_[1] = transpose(geometry_.rows1(), n2, work, send_.data());
+  const bool leaves_own_block = own_in_place() == Own::in_place;
+  forward_steps_ = six_step_schedule(geometry_, false, leaves_own_block);
+  backward_steps_ = six_step_schedule(geometry_, true, leaves_own_block);
 }
 
 template <typename Real>
@@ -129,14 +132,14 @@ void BasicSixStep1d<Real>::exchange(Own own) {
 // b * (N1/P * N2/P) + i * length/P in the exchange buffers. Rows go to send_ or come from recv_.
 // A point is `batch` complex numbers, so every offset and length is scaled by it.
 template <typename Real>
-void BasicSixStep1d<Real>::copy_runs(const Sweep& sweep, Complex* rows, std::size_t first,
+void BasicSixStep1d<Real>::copy_runs(const SixStepStep& sweep, Complex* rows, std::size_t first,
                                      std::size_t last, bool into_rows) {
   const std::size_t batch = options_.batch;
   const std::size_t block = geometry_.block_elements() * batch;
-  const std::size_t run = sweep.length / static_cast<std::size_t>(geometry_.ranks()) * batch;
+  const std::size_t run = sweep.columns / static_cast<std::size_t>(geometry_.ranks()) * batch;
   for (std::size_t i = first; i < last; ++i) {
     for (std::size_t b = 0; b < static_cast<std::size_t>(geometry_.ranks()); ++b) {
-      Complex* row_part = rows + i * sweep.length * batch + b * run;
+      Complex* row_part = rows + i * sweep.columns * batch + b * run;
       if (into_rows) {
         std::copy_n(recv_.data() + b * block + i * run, run, row_part);
       } else {
@@ -168,19 +171,24 @@ void BasicSixStep1d<Real>::local_transpose(const FftwPlan<Real>& plan, const Com
 // roundings per twiddle against one, and the double table (2 sqrt(N) entries, 32 KiB at
 // N = 2^20) stays in cache all the same. Each twiddle then serves all fields of its point.
 template <typename Real>
-void BasicSixStep1d<Real>::sweep(const Sweep& sweep, const Complex* from, Complex* to) {
+void BasicSixStep1d<Real>::sweep(const SixStepStep& sweep, bool backward, const Complex* from,
+                                 Complex* to) {
   const std::size_t batch = options_.batch;
-  const std::size_t length = sweep.length;
+  const std::size_t length = sweep.columns;
   const std::size_t row_scalars = length * batch;
   const std::size_t chunk = rows_per_chunk(row_scalars * sizeof(Complex));
-  const auto scale = static_cast<Real>(sweep.scale);
+  const Direction direction = backward ? Direction::backward : Direction::forward;
+  const double scale_value =
+      sweep.scaled ? scale_factor(options_.scaling, direction, geometry_.length()) : 1.0;
+  const auto scale = static_cast<Real>(scale_value);
+  const FftwPlan<Real>& fft = (sweep.side == 1 ? n1_plans_ : n2_plans_)[backward ? 1 : 0];
   for (std::size_t first = 0; first < sweep.rows; first += chunk) {
     const std::size_t last = std::min(sweep.rows, first + chunk);
     if (sweep.unpack) {
       const ScopedPhase timed(timer_, "transpose");
       copy_runs(sweep, to, first, last, true);
     }
-    if (sweep.fft != nullptr) {
+    {
       const ScopedPhase timed(timer_, "compute");
       for (std::size_t i = first; i < last; ++i) {
         Complex* row = to + i * row_scalars;
@@ -193,12 +201,12 @@ void BasicSixStep1d<Real>::sweep(const Sweep& sweep, const Complex* from, Comple
               row[k * batch + f] = multiply(row[k * batch + f], w, conjugate);
           }
         };
-        if (sweep.twiddle == Twiddle::conjugate_before) twiddle(true);  // only after an unpack
+        if (sweep.twiddle == SixStepTwiddle::conjugate_before) twiddle(true);  // after an unpack
         // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
         if (!sweep.unpack && from != to) std::copy_n(from + i * row_scalars, row_scalars, row);
-        sweep.fft->execute(row, row);
-        if (sweep.twiddle == Twiddle::after) twiddle(false);
-        if (sweep.scale != 1.0) {
+        fft.execute(row, row);
+        if (sweep.twiddle == SixStepTwiddle::after) twiddle(false);
+        if (scale_value != 1.0) {
           for (std::size_t k = 0; k < row_scalars; ++k)
             row[k] *= scale;
         }
@@ -211,29 +219,49 @@ void BasicSixStep1d<Real>::sweep(const Sweep& sweep, const Complex* from, Comple
   }
 }
 
-// Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
-// -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
+// The steps six_step_schedule() laid out (its comments follow the data), on the caller's arrays.
+template <typename Real>
+void BasicSixStep1d<Real>::run(const std::vector<SixStepStep>& steps, bool backward,
+                               const Complex* in, Complex* out) {
+  const auto array = [&](SixStepArray which) -> Complex* {
+    switch (which) {
+      case SixStepArray::input:
+        return const_cast<Complex*>(in);  // only ever read
+      case SixStepArray::output:
+        return out;
+      case SixStepArray::work:
+        return work_.data();
+      case SixStepArray::send:
+        return send_.data();
+      case SixStepArray::recv:
+        return recv_.data();
+    }
+    throw std::logic_error("a six-step step names no array");
+  };
+  for (const SixStepStep& step : steps) {
+    switch (step.op) {
+      case SixStepStep::Op::local_transpose: {
+        const std::size_t side = step.side == 1 ? 0 : 1;
+        const FftwPlan<Real>& plan =
+            step.to == SixStepArray::send ? rows_to_send_[side] : recv_to_rows_[side];
+        local_transpose(plan, array(step.from), array(step.to));
+        break;
+      }
+      case SixStepStep::Op::exchange:
+        exchange(step.own_in_place ? Own::in_place : Own::sent);
+        break;
+      case SixStepStep::Op::sweep:
+        sweep(step, backward, array(step.from), array(step.to));
+        break;
+    }
+  }
+}
+
 template <typename Real>
 void BasicSixStep1d<Real>::forward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
-  const std::size_t n1 = geometry_.split().n1;
-  const std::size_t n2 = geometry_.split().n2;
-  const bool natural = !geometry_.scrambled_output();
-  const double scale = scale_factor(options_.scaling, Direction::forward, geometry_.length());
-  Complex* work = work_.data();
-  local_transpose(rows_to_send_[1], in, send_.data());  // send: [n2][n1 local], by n2 owner
-  exchange(Own::sent);                                  // recv: blocks [n2 local][n1 of the sender]
-  sweep({geometry_.rows2(), n1, true, &n1_plans_[0], Twiddle::after, true}, work,
-        work);               // send: by k1 owner
-  exchange(own_in_place());  // recv: [n2][k1 local]
-  Complex* rows = natural ? work : out;
-  local_transpose(recv_to_rows_[1], recv_.data(), rows);  // rows: [k1 local][n2]
-  sweep({geometry_.rows1(), n2, false, &n2_plans_[0], Twiddle::none, natural, scale}, rows,
-        rows);  // rows: [k1 local][k2]
-  if (!natural) return;
-  exchange(own_in_place());                              // recv: [k1][k2 local]
-  local_transpose(recv_to_rows_[0], recv_.data(), out);  // out: [k2 local][k1] = X[N1 k2 + k1]
+  run(forward_steps_, false, in, out);
 }
 
 // Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
@@ -241,24 +269,19 @@ template <typename Real>
 void BasicSixStep1d<Real>::backward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
-  const std::size_t n1 = geometry_.split().n1;
-  const std::size_t n2 = geometry_.split().n2;
-  const bool natural = !geometry_.scrambled_output();
-  const double scale = scale_factor(options_.scaling, Direction::backward, geometry_.length());
-  Complex* work = work_.data();
-  if (natural) {
-    local_transpose(rows_to_send_[0], in, send_.data());  // send: [k1][k2 local], by k1 owner
-    exchange(Own::sent);  // recv: blocks [k1 local][k2 of the sender]
-    sweep({geometry_.rows1(), n2, true, &n2_plans_[1], Twiddle::none, false}, work, work);
-  } else {
-    sweep({geometry_.rows1(), n2, false, &n2_plans_[1], Twiddle::none, false}, in, work);
-  }                                                       // work: [k1 local][n2]
-  local_transpose(rows_to_send_[1], work, send_.data());  // send: [n2][k1 local], by n2 owner
-  exchange(Own::sent);  // recv: blocks [n2 local][k1 of the sender]
-  sweep({geometry_.rows2(), n1, true, &n1_plans_[1], Twiddle::conjugate_before, true, scale}, work,
-        work);                                           // by n1 owner
-  exchange(own_in_place());                              // recv: [n2][n1 local]
-  local_transpose(recv_to_rows_[1], recv_.data(), out);  // out: A[n1 local][n2]
+  run(backward_steps_, true, in, out);
+}
+
+template <typename Real>
+TransformTraffic BasicSixStep1d<Real>::traffic(bool backward) const {
+  const std::size_t element_bytes = options_.batch * sizeof(Complex);
+  TransformTraffic traffic;
+  traffic.bytes_moved =
+      six_step_bytes_moved(geometry_, backward ? backward_steps_ : forward_steps_, element_bytes);
+  traffic.array_bytes = geometry_.local_length() * element_bytes;
+  traffic.memory_passes =
+      static_cast<double>(traffic.bytes_moved) / static_cast<double>(traffic.array_bytes);
+  return traffic;
 }
 
 template <typename Real>

@@ -93,6 +93,10 @@ class BasicSixStep1d {
   /// against the same double reference.
   std::vector<std::complex<double>> gather_output() const;
 
+  /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
+  /// steps it runs (six_step_schedule(), six_step_bytes_moved()); `flops` left 0 for the caller.
+  TransformTraffic traffic(bool backward = false) const;
+
   /// `sixstep(N1=..,N2=..[,scrambled]): <exchange describe>`.
   std::string describe() const;
   /// Seconds of `compute` (FFTs, twiddles and scaling) and `transpose` (pack, exchange, unpack
@@ -102,25 +106,15 @@ class BasicSixStep1d {
   void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
  private:
-  enum class Twiddle { none, after, conjugate_before };
-  // One pass over `rows` rows of `length` elements (see sweep()).
-  struct Sweep {
-    std::size_t rows;
-    std::size_t length;
-    bool unpack;  // from the last exchange's blocks, as runs (see copy_runs())
-    const FftwPlan<Real>* fft;
-    Twiddle twiddle;
-    bool pack;           // into the next exchange's blocks
-    double scale = 1.0;  // each row is multiplied by it after its FFT and twiddle
-  };
   // Whether our own block went through send_ or was packed straight into recv_.
   enum class Own { sent, in_place };
   Own own_in_place() const { return exchange_->can_leave_own_block() ? Own::in_place : Own::sent; }
   void exchange(Own own);
-  void copy_runs(const Sweep& sweep, Complex* rows, std::size_t first, std::size_t last,
+  void copy_runs(const SixStepStep& sweep, Complex* rows, std::size_t first, std::size_t last,
                  bool into_rows);
   void local_transpose(const FftwPlan<Real>& plan, const Complex* from, Complex* to);
-  void sweep(const Sweep& sweep, const Complex* from, Complex* to);
+  void sweep(const SixStepStep& sweep, bool backward, const Complex* from, Complex* to);
+  void run(const std::vector<SixStepStep>& steps, bool backward, const Complex* in, Complex* out);
 
   MPI_Comm comm_;
   int rank_;
@@ -141,6 +135,9 @@ class BasicSixStep1d {
   // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
   std::array<FftwPlan<Real>, 2> recv_to_rows_;
   std::array<FftwPlan<Real>, 2> rows_to_send_;
+  // The steps of forward() and backward(), laid out at construction.
+  std::vector<SixStepStep> forward_steps_;
+  std::vector<SixStepStep> backward_steps_;
   PhaseTimer* timer_ = nullptr;
 };
 

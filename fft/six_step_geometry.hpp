@@ -62,6 +62,57 @@ class SixStepGeometry {
   bool scrambled_output_;
 };
 
+/// The arrays a six-step step reads or writes: the caller's input and output, the plan's work
+/// array and the exchange's send and receive buffers, each N/P points of every field.
+enum class SixStepArray { input, output, work, send, recv };
+/// When a sweep's rows are twiddled: not at all, after their FFTs (forward's N1 FFTs, by
+/// W_N^(n2 k1)), or conjugated before them (backward's).
+enum class SixStepTwiddle { none, after, conjugate_before };
+
+/// One step of a six-step transform (see SixStep1d).
+struct SixStepStep {
+  enum class Op {
+    // `from`, a rows x columns matrix of points, into `to` as columns x rows: an FFTW rank-0
+    // plan, one whole pass (transposing a chunk at a time measured 1.5-2x slower).
+    local_transpose,
+    // send -> recv; `own_in_place`: the last sweep packed our own block straight into recv.
+    exchange,
+    // `rows` rows of `columns` points, a cache-sized chunk at a time: unpacked from recv (or
+    // copied from `from` into `to`), FFT, twiddle, scaling, packed into send (or left in `to`).
+    sweep,
+  };
+  Op op = Op::sweep;
+  SixStepArray from = SixStepArray::work;
+  SixStepArray to = SixStepArray::work;
+  std::size_t rows = 0;
+  std::size_t columns = 0;
+  // local_transpose and sweep: whose side it is, 1 (the FFTs of length N1, N2/P rows of them)
+  // or 2 (length N2, N1/P rows).
+  int side = 1;
+  bool own_in_place = false;
+  bool unpack = false;
+  bool pack = false;
+  SixStepTwiddle twiddle = SixStepTwiddle::none;
+  bool scaled = false;  // the last FFTs of the direction: scaling applies here
+};
+
+/// The steps of one direction of a six-step FFT with `geometry` (natural or scrambled output),
+/// in order. Forward: transpose the input into send, exchange, the N1 FFTs (unpacked, twiddled,
+/// packed), exchange, transpose into rows, the N2 FFTs (packed when natural), and for natural
+/// output one more exchange and transpose into the output. Backward retraces them with inverse
+/// FFTs and conjugate twiddles. `leaves_own_block`: the exchange can leave our own block to a
+/// pack. Pure; SixStep1d runs exactly these steps.
+std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
+                                           bool leaves_own_block = false);
+
+/// Bytes read and written in memory on one rank by `steps`, by the rules of
+/// a2afft::TransformTraffic, for points of `element_bytes` (batch complex numbers): a local
+/// transpose reads and writes the local array once; an exchange reads the blocks it sends and
+/// writes those it receives (not our own when it stayed in place); a sweep reads the receive
+/// buffer (unpack) or its `from` array, and writes the send buffer (pack) or its `to` array.
+std::size_t six_step_bytes_moved(const SixStepGeometry& geometry,
+                                 const std::vector<SixStepStep>& steps, std::size_t element_bytes);
+
 /// exp(sign * 2 pi i * m / n), accurate to about one ulp for any m < n (the angle is reduced to
 /// the first octant exactly in integers, then sin and cos are taken in long double), so a
 /// table of N entries loses no digits at N = 2^30 the way a recurrence would.

@@ -212,6 +212,15 @@ std::size_t Fft1d::workspace_bytes() const {
   return plan_->visit([](const auto& engine) { return engine.workspace_bytes(); });
 }
 
+TransformTraffic Fft1d::traffic(Direction direction) const {
+  return plan_->visit([&](const auto& engine) {
+    TransformTraffic traffic = engine.traffic(direction == Direction::backward);
+    traffic.flops = fft_flops(Kind::c2c, static_cast<double>(engine.length()), engine.batch()) /
+                    static_cast<double>(engine.geometry().ranks());
+    return traffic;
+  });
+}
+
 std::string Fft1d::describe() const {
   return plan_->visit([](const auto& engine) { return engine.describe(); });
 }

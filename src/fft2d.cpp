@@ -136,6 +136,10 @@ std::size_t Fft2d::workspace_bytes() const {
   return plan_->fft.workspace_bytes();
 }
 
+TransformTraffic Fft2d::traffic(Direction direction) const {
+  return plan_->fft.traffic(direction);
+}
+
 std::string Fft2d::describe() const {
   // `row=<exchange>,column=-`: the row transpose is the only one.
   const std::string both = plan_->fft.describe();

@@ -295,6 +295,15 @@ std::size_t Fft3d::workspace_bytes() const {
   return plan_->visit([](const auto& engine) { return engine.workspace_bytes(); });
 }
 
+TransformTraffic Fft3d::traffic(Direction direction) const {
+  TransformTraffic traffic = plan_->visit(
+      [&](const auto& engine) { return engine.traffic(direction == Direction::backward); });
+  const std::array<std::size_t, 3>& n = plan_->shape;
+  traffic.flops = fft_flops(kind(), static_cast<double>(n[0] * n[1] * n[2]), batch()) /
+                  static_cast<double>(plan_->grid.rows * plan_->grid.columns);
+  return traffic;
+}
+
 std::string Fft3d::describe() const {
   return plan_->visit([](const auto& engine) { return engine.describe(); });
 }

@@ -22,6 +22,7 @@ std::string error_text(double error) {
 void ConsoleReporter::report_context(const Header& header) {
   print_context(out_, header.context);
   out_ << "# " << header.summary << '\n';
+  if (!header.roofline_summary.empty()) out_ << "# roofline: " << header.roofline_summary << '\n';
   out_.flush();  // before the runs, which may take long
 }
 
@@ -70,6 +71,13 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
   std::vector<TextTable::Column> columns = {
       {"engine"},         {exchange_header_},       {"total [ms]", true},   {"min [ms]", true},
       {"max [ms]", true}, {"transpose [ms]", true}, {"compute [ms]", true}, {"GFlop/s", true}};
+  const bool roofline =
+      std::any_of(rows.begin(), rows.end(), [](const FftRow& row) { return row.roofline; });
+  if (roofline) {
+    columns.insert(
+        columns.end(),
+        {{"passes", true}, {"MiB/rank", true}, {"bound [ms]", true}, {"vs bound", true}});
+  }
   if (backward) columns.push_back({"backward [ms]", true});
   columns.insert(columns.end(), {{"round trip", true}, {"vs fftw-mpi", true}, {"check"}});
   TextTable table(columns);
@@ -82,6 +90,15 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
                                       row.has_split ? milliseconds(row.transpose.median) : "-",
                                       row.has_split ? milliseconds(row.compute.median) : "-",
                                       format("%.2f", row.gflops)};
+    if (roofline && row.bound) {
+      const RooflineCells& bound = *row.bound;
+      cells.insert(cells.end(),
+                   {format("%.2f", bound.memory_passes),
+                    format("%.1f", bound.bytes_moved / 1048576), milliseconds(bound.bound_seconds),
+                    format("%.2fx", row.total.median / bound.bound_seconds)});
+    } else if (roofline) {
+      cells.insert(cells.end(), {"-", "-", "-", "-"});
+    }
     if (backward)
       cells.push_back(row.backward_total ? milliseconds(row.backward_total->median) : "-");
     cells.push_back(error_text(row.round_trip_error));

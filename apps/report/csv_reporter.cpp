@@ -1,5 +1,6 @@
 #include "report/csv_reporter.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -85,15 +86,39 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
 }
 
 void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
-  CsvWriter csv(path_, {"engine", "exchange", "total_median_s", "total_min_s", "total_max_s",
-                        "transpose_median_s", "compute_median_s", "gflops", "round_trip_error",
-                        "fftw_mpi_error", "check"});
+  // The roofline's columns only when the run measured one, so other runs' files keep their
+  // header (and can still be appended to).
+  const bool roofline =
+      std::any_of(rows.begin(), rows.end(), [](const FftRow& row) { return row.roofline; });
+  std::vector<std::string> header = {"engine",           "exchange",    "total_median_s",
+                                     "total_min_s",      "total_max_s", "transpose_median_s",
+                                     "compute_median_s", "gflops",      "round_trip_error",
+                                     "fftw_mpi_error",   "check"};
+  if (roofline) {
+    header.insert(header.end(), {"memory_passes", "bytes_moved_per_rank", "flops_per_rank",
+                                 "bound_s", "measured_over_bound"});
+  }
+  CsvWriter csv(path_, header);
   for (const FftRow& row : rows) {
-    csv.add_row({row.engine, row.exchange, number(row.total.median), number(row.total.min),
-                 number(row.total.max), number(row.transpose.median), number(row.compute.median),
-                 number(row.gflops), number(row.round_trip_error),
-                 row.fftw_mpi_error ? number(*row.fftw_mpi_error) : "",
-                 row.passed ? "PASS" : "FAIL"});
+    std::vector<std::string> cells = {row.engine,
+                                      row.exchange,
+                                      number(row.total.median),
+                                      number(row.total.min),
+                                      number(row.total.max),
+                                      number(row.transpose.median),
+                                      number(row.compute.median),
+                                      number(row.gflops),
+                                      number(row.round_trip_error),
+                                      row.fftw_mpi_error ? number(*row.fftw_mpi_error) : "",
+                                      row.passed ? "PASS" : "FAIL"};
+    if (roofline && row.bound) {
+      cells.insert(cells.end(), {number(row.bound->memory_passes), number(row.bound->bytes_moved),
+                                 number(row.bound->flops), number(row.bound->bound_seconds),
+                                 number(row.total.median / row.bound->bound_seconds)});
+    } else if (roofline) {
+      cells.insert(cells.end(), 5, "");
+    }
+    csv.add_row(cells);
   }
 }
 

@@ -39,13 +39,22 @@ nlohmann::json to_json(const FftRow& row) {
                          {"check", row.passed ? "PASS" : "FAIL"}};
   if (row.fftw_mpi_error) item["fftw_mpi_error"] = *row.fftw_mpi_error;
   if (row.backward_total) item["backward"] = to_json(*row.backward_total);
+  if (row.bound) {
+    item["roofline"] = {{"memory_passes", row.bound->memory_passes},
+                        {"bytes_moved_per_rank", row.bound->bytes_moved},
+                        {"flops_per_rank", row.bound->flops},
+                        {"bound_seconds", row.bound->bound_seconds},
+                        {"measured_over_bound", row.total.median / row.bound->bound_seconds}};
+  }
   return item;
 }
 
 nlohmann::json results_document(const Header& header, nlohmann::json results) {
-  return {{"context", to_json(header.context)},
-          {"settings", header.settings},
-          {"results", std::move(results)}};
+  nlohmann::json document = {{"context", to_json(header.context)},
+                             {"settings", header.settings},
+                             {"results", std::move(results)}};
+  if (!header.roofline.is_null()) document["roofline"] = header.roofline;
+  return document;
 }
 
 void write_file_atomically(const std::string& path, std::string_view text) {

@@ -19,8 +19,19 @@ namespace a2afft::report {
 /// What is printed once before the rows (Google Benchmark's context) and stored beside them.
 struct Header {
   RunContext context;
-  std::string summary;      // the console's `# ...` line: the settings in words
-  nlohmann::json settings;  // the JSON's "settings"
+  std::string summary;             // the console's `# ...` line: the settings in words
+  nlohmann::json settings;         // the JSON's "settings"
+  std::string roofline_summary{};  // --roofline: the console's `# roofline: ...` line, else empty
+  nlohmann::json roofline{};       // --roofline: the JSON's "roofline", else null
+};
+
+/// A row's place under the roofline (--roofline), for a plan that counts its traffic: the max
+/// over ranks of what one forward transform moves and computes per rank, and the bound.
+struct RooflineCells {
+  double memory_passes = 0;  // bytes_moved / the array's bytes per rank
+  double bytes_moved = 0;    // per rank, read + written
+  double flops = 0;          // per rank
+  double bound_seconds = 0;  // max(bytes / bandwidth, flops / FFTW's rate)
 };
 
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
@@ -47,6 +58,8 @@ struct FftRow {
   double round_trip_absolute_error = 0;  // max |IFFT(FFT(x))/N - x|: HPCC's maxErr
   std::optional<double> fftw_mpi_error;
   bool passed = true;
+  bool roofline = false;               // the run measured a roofline (columns shown)
+  std::optional<RooflineCells> bound;  // this row's, when its plan counts its traffic
 };
 
 /// The phases any row recorded: the node-aware family's in the paper's order, then the rest by

@@ -14,6 +14,7 @@
 #include <a2afft/fft_tools.hpp>
 #include <a2afft/layout.hpp>
 #include <a2afft/model.hpp>
+#include <a2afft/roofline.hpp>
 #include <a2afft/timing.hpp>
 #include <a2afft/topology.hpp>
 #include <a2afft/verify.hpp>

@@ -65,4 +65,38 @@ struct FftTimes {
   double compute_seconds = 0;
 };
 
+/// The conventional flop count of one transform of `points` points (the logical ones: reals for
+/// r2c) and `batch` fields: 5 N log2 N for c2c, half of that for r2c, times the batch, as FFTW,
+/// heFFTe and HPCC count. Not the arithmetic FFTW really does; the yardstick GFlop/s are quoted
+/// in. 0 for one point.
+double fft_flops(Kind kind, double points, std::size_t batch = 1);
+
+/// What one transform moves through memory on this rank, counted from the plan's own schedule
+/// (the sweeps and exchanges forward() or backward() runs), for the roofline: a lower bound on
+/// the DRAM traffic the algorithm needs, not a measurement.
+///
+/// Counted, once per pass: every step's read and write of an array as large as the local data
+/// (the caller's input and output, the work array, the exchange's send and receive buffers).
+/// A plane (or chunk of rows) kept in cache between an unpack, its FFTs and a pack counts once:
+/// the unpack's read of the receive buffer and the pack's write of the send buffer. Each
+/// exchange counts one read of the blocks it sends and one write of the blocks it receives, our
+/// own block included unless the pack put it straight into the receive buffer: on one node Open
+/// MPI's shared-memory transport copies a large message once, sender's buffer to receiver's
+/// (vader's CMA single copy), and a transport that copies through a bounce buffer moves twice
+/// that. Not counted: write-allocate reads of lines about to be written, the write-back of the
+/// work array's planes after the sweep that left them there, the exchanges' internal scratch
+/// (hierarchical backends' gathers and repacks), twiddle tables and FFTW's own temporaries; so
+/// real traffic is higher.
+struct TransformTraffic {
+  /// bytes_moved / array_bytes: how many times the transform reads or writes the whole array.
+  double memory_passes = 0;
+  /// Bytes read plus bytes written on this rank.
+  std::size_t bytes_moved = 0;
+  /// This rank's even share of the complex array the transposes move (for r2c the n/2+1 side),
+  /// all fields, in the plan's precision: the unit of memory_passes.
+  std::size_t array_bytes = 0;
+  /// This rank's share of fft_flops() of the transform: the total over the number of ranks.
+  double flops = 0;
+};
+
 }  // namespace a2afft

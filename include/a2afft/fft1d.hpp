@@ -126,6 +126,9 @@ class Fft1d {
 
   /// Bytes of the plan's own arrays on this rank (the work array, the exchange's buffers).
   std::size_t workspace_bytes() const;
+  /// What forward() (or backward()) reads and writes in memory and computes on this rank, counted
+  /// from the schedule the plan runs; see TransformTraffic. Local, no communication.
+  TransformTraffic traffic(Direction direction = Direction::forward) const;
   /// `sixstep(N1=..,N2=..[,scrambled]): <Exchange::describe()>`.
   std::string describe() const;
   /// The split of the last forward() or backward() on this rank.

@@ -108,6 +108,9 @@ class Fft2d {
                std::size_t out_bytes);
 
   std::size_t workspace_bytes() const;
+  /// What forward() (or backward()) reads and writes in memory and computes on this rank, counted
+  /// from the schedule the plan runs; see TransformTraffic. Local, no communication.
+  TransformTraffic traffic(Direction direction = Direction::forward) const;
   /// The exchange that runs the transpose (an Exchange::describe()), or `-` on one rank.
   std::string describe() const;
   FftTimes last_times() const;

@@ -177,6 +177,9 @@ class Fft3d {
   /// Bytes of the plan's own arrays on this rank (the work array, the exchanges' send and
   /// receive buffers). Not counted: the exchanges' internal scratch and FFTW's plans.
   std::size_t workspace_bytes() const;
+  /// What forward() (or backward()) reads and writes in memory and computes on this rank, counted
+  /// from the schedule the plan runs; see TransformTraffic. Local, no communication.
+  TransformTraffic traffic(Direction direction = Direction::forward) const;
   /// Which exchanges really run: `row=<exchange>,column=<exchange>`, each an Exchange::describe()
   /// or `-` for a transpose inside one rank, e.g. `row=-,column=auto→pairwise`.
   std::string describe() const;

@@ -2,6 +2,8 @@
 
 #include <hwloc.h>
 
+#include <algorithm>
+
 namespace a2afft {
 namespace {
 
@@ -61,6 +63,20 @@ HardwarePlace probe_hardware_place() {
     }
   }
   return place;
+}
+
+std::size_t probe_last_level_cache_bytes() {
+  const HwlocTopology hw;
+  if (hw.topology == nullptr) return 0;
+  std::size_t largest = 0;
+  for (const hwloc_obj_type_t type : {HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+                                      HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE}) {
+    const hwloc_obj_t cache = hwloc_get_obj_by_type(hw.topology, type, 0);
+    if (cache != nullptr && cache->attr != nullptr) {
+      largest = std::max<std::size_t>(largest, cache->attr->cache.size);
+    }
+  }
+  return largest;
 }
 
 }  // namespace a2afft

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstddef>
+
 namespace a2afft {
 
 /// What hwloc says about where this process runs.
@@ -10,5 +12,9 @@ struct HardwarePlace {
 };
 
 HardwarePlace probe_hardware_place();
+
+/// The largest CPU cache hwloc finds on this machine (the last level, e.g. an L3), in bytes;
+/// 0 without hwloc information.
+std::size_t probe_last_level_cache_bytes();
 
 }  // namespace a2afft
