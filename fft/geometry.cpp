@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "copy_bytes.hpp"
 #include "error.hpp"
 
 namespace a2afft::fft {
@@ -38,7 +39,7 @@ void copy_box(const std::byte* from, const Shape3& from_shape, const Shape3& fro
           from_offset[2];
       const std::size_t target =
           ((to_offset[0] + i) * to_shape[1] + to_offset[1] + j) * to_shape[2] + to_offset[2];
-      std::memcpy(to + target * element_bytes, from + source * element_bytes, run_bytes);
+      copy_bytes(to + target * element_bytes, from + source * element_bytes, run_bytes);
     }
   }
 }
@@ -56,7 +57,7 @@ void copy_box_swapping_leading(const std::byte* from, const Shape3& from_shape,
           from_offset[2];
       const std::size_t target =
           ((to_offset[0] + j) * to_shape[1] + to_offset[1] + i) * to_shape[2] + to_offset[2];
-      std::memcpy(to + target * element_bytes, from + source * element_bytes, run_bytes);
+      copy_bytes(to + target * element_bytes, from + source * element_bytes, run_bytes);
     }
   }
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "copy_bytes.hpp"
 #include "error.hpp"
 #include "gather.hpp"
 #include "mpi/comm.hpp"
@@ -311,7 +312,7 @@ void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
         const bool copy_in = step.unpack == nullptr && from != to;
         for (std::size_t i = 0; copy_in && i < step.runs.count; ++i) {
           const std::size_t offset = start + i * step.runs.stride;
-          std::copy_n(from + offset, step.run_length, to + offset);
+          copy_elements(to + offset, from + offset, step.run_length);
         }
         step.fft->execute(target, target);
       }

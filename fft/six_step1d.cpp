@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "copy_bytes.hpp"
 #include "error.hpp"
 #include "gather.hpp"
 #include "registry.hpp"
@@ -141,7 +142,7 @@ void BasicSixStep1d<Real>::copy_runs(const SixStepStep& sweep, Complex* rows, st
     for (std::size_t b = 0; b < static_cast<std::size_t>(geometry_.ranks()); ++b) {
       Complex* row_part = rows + i * sweep.columns * batch + b * run;
       if (into_rows) {
-        std::copy_n(recv_.data() + b * block + i * run, run, row_part);
+        copy_elements(row_part, recv_.data() + b * block + i * run, run);
       } else {
         // Our own block goes straight to where the exchange would have put it. In a sweep that
         // also unpacks, rows [first, last) were just read from the same places (one run length
@@ -149,7 +150,7 @@ void BasicSixStep1d<Real>::copy_runs(const SixStepStep& sweep, Complex* rows, st
         Complex* blocks = own_in_place() == Own::in_place && b == static_cast<std::size_t>(rank_)
                               ? recv_.data()
                               : send_.data();
-        std::copy_n(row_part, run, blocks + b * block + i * run);
+        copy_elements(blocks + b * block + i * run, row_part, run);
       }
     }
   }
@@ -203,7 +204,7 @@ void BasicSixStep1d<Real>::sweep(const SixStepStep& sweep, bool backward, const 
         };
         if (sweep.twiddle == SixStepTwiddle::conjugate_before) twiddle(true);  // after an unpack
         // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
-        if (!sweep.unpack && from != to) std::copy_n(from + i * row_scalars, row_scalars, row);
+        if (!sweep.unpack && from != to) copy_elements(row, from + i * row_scalars, row_scalars);
         fft.execute(row, row);
         if (sweep.twiddle == SixStepTwiddle::after) twiddle(false);
         if (scale_value != 1.0) {

@@ -1,5 +1,7 @@
 #include "algorithms/block_transfer.hpp"
 
+#include "copy_bytes.hpp"
+
 #include <cstring>
 
 namespace a2afft::algorithms {
@@ -14,7 +16,7 @@ BlockTransfer::BlockTransfer(MPI_Comm parent, std::size_t block_bytes)
       block_type_(mpi::make_block_type(block_bytes)) {}
 
 void BlockTransfer::copy_own(const std::byte* send, std::byte* recv) const {
-  std::memcpy(block(recv, rank(), block_bytes_), block(send, rank(), block_bytes_), block_bytes_);
+  copy_bytes(block(recv, rank(), block_bytes_), block(send, rank(), block_bytes_), block_bytes_);
 }
 
 void BlockTransfer::sendrecv_blocks(const std::byte* outgoing, int destination, std::byte* incoming,

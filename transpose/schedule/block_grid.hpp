@@ -1,7 +1,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
+
+#include "copy_bytes.hpp"
 
 // The repack every layered exchange does between its layers (tra2, the node-aware family):
 // a grid of equal blocks, transposed. Pure: no MPI.
@@ -13,8 +14,8 @@ inline void transpose_block_grid(const std::byte* from, std::byte* to, std::size
                                  std::size_t columns, std::size_t block_bytes) {
   for (std::size_t row = 0; row < rows; ++row) {
     for (std::size_t column = 0; column < columns; ++column) {
-      std::memcpy(to + (column * rows + row) * block_bytes,
-                  from + (row * columns + column) * block_bytes, block_bytes);
+      copy_bytes(to + (column * rows + row) * block_bytes,
+                 from + (row * columns + column) * block_bytes, block_bytes);
     }
   }
 }
