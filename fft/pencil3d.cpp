@@ -152,7 +152,7 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
   ExchangePlan* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
   send_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);
   recv_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);
-  work_.resize(geometry_.data_elements() * options.batch);
+  work_ = ExchangeArray<Complex>(nullptr, geometry_.data_elements() * options.batch);
   if (options.real_input) real_plane_.resize(input_box_.extent[1] * shape[2] * options.batch);
 
   forward_ = compile(false);

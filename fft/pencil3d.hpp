@@ -147,7 +147,9 @@ class BasicPencil3d {
   Pencil3dOptions options_;
   Box3 input_box_;
   std::size_t element_bytes_;     // one point of every field: batch * sizeof(Complex)
-  std::vector<Complex> work_;     // every stage between the first sweep and the last
+  // Every stage between the first sweep and the last; heap memory of huge pages where the
+  // kernel gives them (allocate_aligned), for the strided FFTs' TLB.
+  ExchangeArray<Complex> work_;
   std::vector<Real> real_plane_;  // real input: one plane of stage 0, aligned for FFTW
   ExchangeArray<Complex> send_;   // from the row exchange's allocate() (else the column's)
   ExchangeArray<Complex> recv_;

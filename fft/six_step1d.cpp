@@ -51,7 +51,7 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
   }
   exchange_ = make_exchange(spec, problem);
-  work_.resize(local);
+  work_ = ExchangeArray<Complex>(nullptr, local);
   send_ = ExchangeArray<Complex>(exchange_.get(), local);
   recv_ = ExchangeArray<Complex>(exchange_.get(), local);
 

@@ -121,7 +121,7 @@ class BasicSixStep1d {
   SixStepGeometry geometry_;
   SixStep1dOptions options_;
   std::unique_ptr<ExchangePlan> exchange_;
-  std::vector<Complex> work_;
+  ExchangeArray<Complex> work_;  // heap, huge pages where the kernel gives them
   ExchangeArray<Complex> send_;  // from exchange_->allocate()
   ExchangeArray<Complex> recv_;
   std::vector<Complex> data_;  // data(), allocated on first use
