@@ -45,7 +45,11 @@ a2afft_install_missing() {
 # Extra arguments go to cmake's configure step (run-tests --sanitize passes its options).
 a2afft_build() {
   echo "== configuring and building in $A2AFFT_BUILD"
-  cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+  # Debian's python3, where the python3-* packages installed above live (a python3 earlier in
+  # PATH, e.g. pyenv's, would not see them).
+  local python=()
+  [ -x /usr/bin/python3 ] && python=(-DPython3_EXECUTABLE=/usr/bin/python3)
+  cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "${python[@]}" "$@" >/dev/null
   cmake --build "$A2AFFT_BUILD" -j "$(nproc)"
 }
 

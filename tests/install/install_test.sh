@@ -125,4 +125,17 @@ for program in exchange_only fft3d_hello_c fft3d_hello_f; do
   [[ $(grep -c "^FAIL: tra: radix=banana is not valid" <<< "$output") -eq 1 ]] ||
     fail "$program: a bad spec did not print its error once: $output"
 done
-echo "PASS: installed; 4 examples and 2 applications built with find_package and with pkg-config, ran at 1, 2 and 3 ranks"
+# The Python package, when the build has one (A2AFFT_TEST_PYTHON names its interpreter): the
+# installed a2afft/ imported from the prefix alone, the Poisson example run with it.
+python_note=""
+if [[ -n ${A2AFFT_TEST_PYTHON:-} ]]; then
+  package=$prefix/$A2AFFT_PYTHON_INSTALL_DIR
+  [[ -e $package/__init__.py ]] || fail "the Python package is not installed in $package"
+  PYTHONPATH=$(dirname "$package") run 2 "$A2AFFT_TEST_PYTHON" \
+    "$source/examples/python/poisson.py" 16 ||
+    { echo "$output"; fail "examples/python/poisson.py on the installed package exited non-zero"; }
+  echo "installed Python package, 2 ranks: $(echo "$output" | tr '\n' ' ')"
+  grep -q "max error .* PASS" <<< "$output" || fail "examples/python/poisson.py: no PASS"
+  python_note="; the Python package imported from the prefix"
+fi
+echo "PASS: installed; 4 examples and 2 applications built with find_package and with pkg-config, ran at 1, 2 and 3 ranks$python_note"

@@ -1,0 +1,346 @@
+"""a2afft from Python: distributed FFTs (3D pencils, 2D slabs, 1D six-step) and the all-to-all
+exchanges behind them, on NumPy arrays and mpi4py communicators.
+
+    from mpi4py import MPI
+    import numpy as np
+    import a2afft
+
+    fft = a2afft.Fft3d(MPI.COMM_WORLD, (128, 128, 128), kind="r2c", dtype=np.float64)
+    u = np.random.rand(*fft.local_input_shape)         # this rank's part: fft.local_input_slices
+    u_hat = fft.forward(u)                             # this rank's part: fft.local_output_slices
+    v = fft.backward(u_hat)                            # = u * 128**3 (scaling="none", as FFTW)
+
+Every constructor and transform is collective over the communicator, as in mpi4py-fft and
+FFTW-MPI. Arrays are used in place (no copies) when they are C-contiguous with the plan's
+dtype; forward() and backward() allocate their output unless `out=` is given. Bad arguments
+raise a2afft.UsageError (a ValueError) with the library's message, on every rank alike.
+"""
+
+import atexit
+import weakref
+
+import numpy as np
+from mpi4py import MPI
+
+from . import _a2afft
+from ._a2afft import Error, MpiError, UsageError
+
+__all__ = ["Fft3d", "Fft2d", "Fft1d", "exchange", "Error", "UsageError", "MpiError", "version"]
+
+version = _a2afft.version
+
+# Plans still open; closed (collectively, in creation order) before mpi4py finalizes MPI at exit:
+# this hook is registered after mpi4py's, so it runs first.
+_open_plans = weakref.WeakValueDictionary()
+_plans_made = 0
+
+
+def _close_all():
+    for key in sorted(_open_plans.keys()):
+        plan = _open_plans.get(key)
+        if plan is not None:
+            plan.close()
+
+
+atexit.register(_close_all)
+
+_RIGOR = {"estimate": _a2afft.Rigor.estimate, "measure": _a2afft.Rigor.measure,
+          "patient": _a2afft.Rigor.patient}
+_SCALING = {"none": _a2afft.Scaling.none, "full": _a2afft.Scaling.full,
+            "symmetric": _a2afft.Scaling.symmetric}
+
+
+def _choice(name, value, table):
+    if value not in table:
+        raise UsageError(f"{name}={value!r} is not valid; expected one of {', '.join(table)}")
+    return table[value]
+
+
+def _types(kind, dtype, real_allowed):
+    """(kind, precision, input dtype, output dtype) for a kind and the input dtype."""
+    if kind not in ("c2c", "r2c") or (kind == "r2c" and not real_allowed):
+        valid = "c2c or r2c" if real_allowed else "c2c (1D has no r2c)"
+        raise UsageError(f"kind={kind!r} is not valid; expected {valid}")
+    default = np.float64 if kind == "r2c" else np.complex128
+    try:
+        dtype = np.dtype(default if dtype is None else dtype)
+    except TypeError as error:
+        raise UsageError(f"dtype={dtype!r} is not a NumPy dtype") from error
+    valid = {"c2c": (np.complex128, np.complex64), "r2c": (np.float64, np.float32)}[kind]
+    if dtype not in [np.dtype(t) for t in valid]:
+        raise UsageError(f"dtype={dtype} is not valid for kind={kind!r}; expected "
+                         f"{' or '.join(np.dtype(t).name for t in valid)} (the input's dtype)")
+    single = dtype in (np.dtype(np.complex64), np.dtype(np.float32))
+    precision = _a2afft.Precision.single if single else _a2afft.Precision.double
+    output = np.dtype(np.complex64 if single else np.complex128)
+    return _a2afft.Kind.r2c if kind == "r2c" else _a2afft.Kind.c2c, precision, dtype, output
+
+
+# The plans' FFTW kernels need 16-byte aligned arrays; NumPy aligns to the item (8 bytes for
+# complex64 and float64, smaller arrays included), so outputs are allocated aligned here, and an
+# input or out= array that is not aligned goes through an aligned copy.
+_ALIGNMENT = 64
+
+
+def _aligned_empty(shape, dtype):
+    dtype = np.dtype(dtype)
+    count = int(np.prod(shape, dtype=np.int64))
+    raw = np.empty(count * dtype.itemsize + _ALIGNMENT, dtype=np.uint8)
+    start = (-raw.ctypes.data) % _ALIGNMENT
+    return raw[start:start + count * dtype.itemsize].view(dtype).reshape(shape)
+
+
+def _is_aligned(array):
+    return array.ctypes.data % 16 == 0
+
+
+def _communicator(comm):
+    comm = MPI.COMM_WORLD if comm is None else comm
+    if not isinstance(comm, MPI.Comm):
+        raise UsageError(f"comm={comm!r} is not an mpi4py communicator")
+    return comm
+
+
+class _Plan:
+    """What the three FFT plans share: transforms on NumPy arrays, timings, describe()."""
+
+    def _register(self, comm, plan, input_dtype, output_dtype, batch):
+        global _plans_made
+        self._comm, self._plan = comm, plan
+        self.input_dtype, self.output_dtype, self.batch = input_dtype, output_dtype, batch
+        _plans_made += 1
+        _open_plans[_plans_made] = self
+
+    def _with_batch(self, shape):
+        return tuple(shape) + ((self.batch,) if self.batch > 1 else ())
+
+    def _transform(self, direction, array, out, in_shape, in_dtype, out_shape, out_dtype):
+        name = "forward" if direction == _a2afft.Direction.forward else "backward"
+        problem = None
+        if not isinstance(array, np.ndarray):
+            problem = f"{name}: the input is a {type(array).__name__}, not a NumPy array"
+        elif array.dtype != in_dtype or array.shape != in_shape:
+            problem = (f"{name}: the input is {array.dtype} of shape {array.shape}; this rank's "
+                       f"part must be {in_dtype} of shape {in_shape}")
+        elif not array.flags.c_contiguous:
+            problem = f"{name}: the input is not C-contiguous; pass numpy.ascontiguousarray(a)"
+        if out is None and problem is None:
+            out = _aligned_empty(out_shape, out_dtype)
+        elif out is not None and problem is None:
+            if not isinstance(out, np.ndarray) or out.dtype != out_dtype or \
+                    out.shape != out_shape or not out.flags.c_contiguous:
+                problem = (f"{name}: out= must be a C-contiguous {out_dtype} array of shape "
+                           f"{out_shape} on this rank")
+        if problem is not None:
+            # Every rank takes part in the transform's own collective check, which then fails
+            # everywhere (naming this rank): no rank is left waiting in the transform.
+            try:
+                self._plan.execute(direction, np.empty(0, np.uint8), np.empty(0, np.uint8))
+            except UsageError:
+                pass
+            raise UsageError(problem)
+        source = array if _is_aligned(array) else _aligned_empty(array.shape, array.dtype)
+        if source is not array:
+            source[...] = array
+        target = out if _is_aligned(out) or out is array else _aligned_empty(out.shape, out.dtype)
+        self._plan.execute(direction, source, target if out is not array else source)
+        if out is array and source is not array:
+            out[...] = source
+        elif target is not out:
+            out[...] = target
+        return out
+
+    def describe(self):
+        """The plan as it runs: grid, exchanges (auto's choice shown), kind, precision."""
+        return self._plan.describe()
+
+    @property
+    def timings(self):
+        """{'transpose': s, 'compute': s} of the last forward() or backward() on this rank."""
+        transpose, compute = self._plan.last_times()
+        return {"transpose": transpose, "compute": compute}
+
+    @property
+    def workspace_bytes(self):
+        return self._plan.workspace_bytes()
+
+    def close(self):
+        """Frees the plan now (collective). Plans left open are closed before MPI finalizes."""
+        if self._plan is not None:
+            self._plan.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _slices(lower, size, axes):
+    return tuple(slice(lower[a], lower[a] + size[a]) for a in axes)
+
+
+class _BoxPlan(_Plan):
+    """Fft3d and Fft2d: local boxes of the global arrays."""
+
+    def _set_boxes(self, dims):
+        lower, size, order = self._plan.input_box()
+        self.local_input_slices = _slices(lower, size, range(dims))
+        self.local_input_shape = self._with_batch(size[a] for a in range(dims))
+        lower, size, order = self._plan.output_box()
+        self.output_axes = tuple(order)
+        self.local_output_slices = _slices(lower, size, range(dims))
+        self.local_output_shape = self._with_batch(size[a] for a in order)
+
+    def forward(self, array, out=None):
+        """Transforms this rank's input part (local_input_shape, input_dtype) and returns its
+        output part (local_output_shape, output_dtype; axes in output_axes order)."""
+        return self._transform(_a2afft.Direction.forward, array, out, self.local_input_shape,
+                               self.input_dtype, self.local_output_shape, self.output_dtype)
+
+    def backward(self, array, out=None):
+        """The inverse of forward() (unnormalized unless scaling= says otherwise)."""
+        return self._transform(_a2afft.Direction.backward, array, out, self.local_output_shape,
+                               self.output_dtype, self.local_input_shape, self.input_dtype)
+
+
+class Fft3d(_BoxPlan):
+    """A distributed 3D FFT of `shape` on a p0 x p1 pencil grid (`grid`, default the most
+    square). Rank (a, b) holds the input block `local_input_slices` (dims 0 and 1 split, all of
+    dim 2), stored row-major as `local_input_shape`. The forward output is block
+    `local_output_slices` of the transformed array (all of dim 0), stored with its axes in
+    `output_axes` order (transposed output: (1, 0, 2) when p0 > 1), so that
+    `global_hat[fft.local_output_slices].transpose(fft.output_axes)` is the local array;
+    output="natural" returns the input's layout instead (two more transposes). r2c: real input,
+    n0 x n1 x (n2//2+1) complex output. batch=k fields add a trailing axis of k.
+
+    exchange: the all-to-all of both transposes ("auto", "pairwise", "tra:radix=4", ...;
+    `a2afft list`), or row_exchange/column_exchange separately."""
+
+    def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", grid=None,
+                 batch=1, rigor="measure", output="transposed", scaling="none", wisdom_file="",
+                 row_exchange=None, column_exchange=None):
+        comm = _communicator(comm)
+        if shape is None or len(tuple(shape)) != 3:
+            raise UsageError(f"shape={shape!r} is not valid; expected three sizes (n0, n1, n2)")
+        kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
+        grid = (0, 0) if grid is None else tuple(grid)
+        if len(grid) != 2:
+            raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1) or None")
+        plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), kind_value, precision,
+                             int(batch), tuple(int(p) for p in grid), row_exchange or exchange,
+                             column_exchange or exchange, _choice("rigor", rigor, _RIGOR),
+                             _choice("output", output, {"transposed": False, "natural": True}),
+                             _choice("scaling", scaling, _SCALING), wisdom_file)
+        self._register(comm, plan, input_dtype, output_dtype, int(batch))
+        self.shape, self.kind = tuple(int(n) for n in shape), kind
+        self.grid = tuple(plan.grid())
+        self._set_boxes(3)
+
+
+class Fft2d(_BoxPlan):
+    """A distributed 2D FFT of `shape` on slabs: rank r holds rows part r of dim 0. The
+    transposed output holds all of dim 0 and part r of dim 1, row-major (output_axes (0, 1)).
+    Otherwise as Fft3d."""
+
+    def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", batch=1,
+                 rigor="measure", output="transposed", scaling="none", wisdom_file=""):
+        comm = _communicator(comm)
+        if shape is None or len(tuple(shape)) != 2:
+            raise UsageError(f"shape={shape!r} is not valid; expected two sizes (n0, n1)")
+        kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
+        plan = _a2afft.Fft2d(comm, tuple(int(n) for n in shape), kind_value, precision,
+                             int(batch), exchange, _choice("rigor", rigor, _RIGOR),
+                             _choice("output", output, {"transposed": False, "natural": True}),
+                             _choice("scaling", scaling, _SCALING), wisdom_file)
+        self._register(comm, plan, input_dtype, output_dtype, int(batch))
+        self.shape, self.kind = tuple(int(n) for n in shape), kind
+        self._set_boxes(2)
+
+
+class Fft1d(_Plan):
+    """A distributed 1D c2c FFT of length n (six-step; the ranks must divide N1 and N2, so P^2
+    divides n). Rank r holds x[local_input_slices[0]] and, with output="natural", X of the same
+    range; output="scrambled" saves a transpose, and local element i then holds
+    X[output_indices[i]]."""
+
+    def __init__(self, comm=None, n=None, dtype=None, exchange="auto", batch=1, n1=0,
+                 rigor="measure", output="natural", scaling="none", wisdom_file=""):
+        comm = _communicator(comm)
+        if n is None or int(n) < 1:
+            raise UsageError(f"n={n!r} is not valid; expected a length >= 1")
+        _, precision, input_dtype, output_dtype = _types("c2c", dtype, False)
+        plan = _a2afft.Fft1d(comm, int(n), precision, int(batch), exchange, int(n1),
+                             _choice("rigor", rigor, _RIGOR),
+                             _choice("output", output, {"natural": False, "scrambled": True}),
+                             _choice("scaling", scaling, _SCALING), wisdom_file)
+        self._register(comm, plan, input_dtype, output_dtype, int(batch))
+        self.n, self.n1, self.n2 = int(n), plan.n1(), plan.n2()
+        offset, points = plan.input_offset(), plan.local_points()
+        self.local_input_slices = (slice(offset, offset + points),)
+        self.local_input_shape = self._with_batch((points,))
+        self.local_output_shape = self.local_input_shape
+        self.output_indices = plan.output_indices()
+        self.local_output_slices = self.local_input_slices if output == "natural" else None
+
+    def forward(self, array, out=None):
+        return self._transform(_a2afft.Direction.forward, array, out, self.local_input_shape,
+                               self.input_dtype, self.local_output_shape, self.output_dtype)
+
+    def backward(self, array, out=None):
+        return self._transform(_a2afft.Direction.backward, array, out, self.local_output_shape,
+                               self.output_dtype, self.local_input_shape, self.input_dtype)
+
+
+class Exchange:
+    """An all-to-all of block_bytes-byte blocks, planned once: see exchange()."""
+
+    def __init__(self, comm, block_bytes, spec):
+        self._comm = _communicator(comm)
+        self._exchange = _a2afft.make_exchange(self._comm, int(block_bytes), spec)
+        global _plans_made
+        _plans_made += 1
+        _open_plans[_plans_made] = self
+
+    def run(self, send, recv):
+        """MPI_Alltoall on bytes: block j of `send` to rank j, block j of `recv` from rank j.
+        Both C-contiguous arrays of buffer_bytes bytes (any dtype, e.g. numpy.uint8)."""
+        need = self._exchange.buffer_bytes
+        problem = ""
+        for name, array in (("send", send), ("recv", recv)):
+            if not isinstance(array, np.ndarray) or not array.flags.c_contiguous or \
+                    array.nbytes != need:
+                problem = problem or (f"Exchange.run: {name} must be a C-contiguous array of "
+                                      f"ranks * block_bytes = {need} bytes on every rank")
+        if recv is send:
+            problem = problem or "Exchange.run: send and recv must not be the same array"
+        # One agreement, so a rank with a bad array cannot leave the others waiting.
+        problems = self._comm.allgather(problem)
+        if any(problems):
+            rank = next(r for r, p in enumerate(problems) if p)
+            raise UsageError(problem or f"rank {rank}: {problems[rank]}")
+        self._exchange.run(send, recv)
+
+    def describe(self):
+        return self._exchange.describe()
+
+    @property
+    def block_bytes(self):
+        return self._exchange.block_bytes
+
+    @property
+    def ranks(self):
+        return self._exchange.ranks
+
+    @property
+    def buffer_bytes(self):
+        return self._exchange.buffer_bytes
+
+    def close(self):
+        self._exchange = None
+
+
+def exchange(comm, block_bytes, spec="auto"):
+    """Plans an all-to-all of block_bytes-byte blocks on `comm` with backend `spec` ("auto",
+    "pairwise", "tra:radix=4", "onmpml", ...: `a2afft list`). Collective."""
+    return Exchange(comm, block_bytes, spec)

@@ -1,0 +1,211 @@
+"""The Python package under mpirun -np 1..4 (ctest python.npN): round trips, agreement with
+numpy.fft on the gathered array and with mpi4py-fft on the same distributed input, every kind,
+dtype and batch, the exchange against MPI_Alltoall, and bad arguments. Every check is collective
+(agreed over the ranks before it is asserted), so no rank leaves a test while the others wait."""
+
+import numpy as np
+import pytest
+from mpi4py import MPI
+
+import a2afft
+
+comm = MPI.COMM_WORLD
+DTYPES = {("c2c", "double"): np.complex128, ("c2c", "single"): np.complex64,
+          ("r2c", "double"): np.float64, ("r2c", "single"): np.float32}
+TOLERANCE = {np.complex128: 1e-12, np.float64: 1e-12, np.complex64: 2e-5, np.float32: 2e-5}
+
+
+def everywhere(condition):
+    """True on every rank when `condition` holds on every rank."""
+    return comm.allreduce(bool(condition), op=MPI.LAND)
+
+
+def global_input(shape, dtype, batch, seed=7):
+    """The same array on every rank: batch fields interleaved as a trailing axis."""
+    rng = np.random.default_rng(seed)
+    full = tuple(shape) + ((batch,) if batch > 1 else ())
+    data = rng.standard_normal(full)
+    if np.dtype(dtype).kind == "c":
+        data = data + 1j * rng.standard_normal(full)
+    return data.astype(dtype)
+
+
+def reference(data, kind, dims, batch):
+    axes = tuple(range(dims))
+    return np.fft.rfftn(data, axes=axes) if kind == "r2c" else np.fft.fftn(data, axes=axes)
+
+
+def gather(local, slices, axes, shape, dtype, batch):
+    """The global array from every rank's block (its slices, its axes order), on every rank."""
+    full = np.zeros(tuple(shape) + ((batch,) if batch > 1 else ()), dtype=dtype)
+    for block, where, order in comm.allgather((local, slices, axes)):
+        if block.size:
+            inverse = tuple(np.argsort(order)) + ((len(order),) if batch > 1 else ())
+            full[where] = block.transpose(inverse)
+    return full
+
+
+def relative_error(got, expected):
+    scale = max(np.abs(expected).max(), 1e-300)
+    return np.abs(got - expected).max() / scale
+
+
+@pytest.mark.parametrize("kind,precision", sorted(DTYPES))
+@pytest.mark.parametrize("batch", [1, 3])
+def test_fft3d_matches_numpy_and_round_trips(kind, precision, batch):
+    dtype = DTYPES[(kind, precision)]
+    shape = (6, 5, 7)
+    fft = a2afft.Fft3d(comm, shape, kind=kind, dtype=dtype, batch=batch, exchange="pairwise",
+                       rigor="estimate")
+    data = global_input(shape, dtype, batch)
+    u = np.ascontiguousarray(data[fft.local_input_slices])
+    u_hat = fft.forward(u)
+    assert everywhere(u_hat.dtype == fft.output_dtype and u_hat.shape == fft.local_output_shape)
+    expected = reference(data.astype(np.complex128 if kind == "c2c" else np.float64), kind, 3,
+                         batch)
+    gathered = gather(u_hat, fft.local_output_slices, fft.output_axes, expected.shape[:3],
+                      fft.output_dtype, batch)
+    assert everywhere(relative_error(gathered, expected) < TOLERANCE[dtype])
+    back = fft.backward(u_hat)
+    assert everywhere(relative_error(back / np.prod(shape), u) < TOLERANCE[dtype])
+    fft.close()
+
+
+def test_fft3d_transposed_and_natural_outputs_and_scaling():
+    shape = (5, 4, 6)
+    data = global_input(shape, np.complex128, 1)
+    for output in ("transposed", "natural"):
+        with a2afft.Fft3d(comm, shape, output=output, scaling="full", exchange="mpi",
+                          rigor="estimate") as fft:
+            u = np.ascontiguousarray(data[fft.local_input_slices])
+            out = np.empty(fft.local_output_shape, dtype=np.complex128)
+            assert everywhere(fft.forward(u, out=out) is out)
+            expected = np.fft.fftn(data)[fft.local_output_slices]
+            assert everywhere(relative_error(out, expected.transpose(fft.output_axes)) < 1e-12)
+            if output == "natural":
+                assert everywhere(fft.output_axes == (0, 1, 2))
+            assert everywhere(relative_error(fft.backward(out), u) < 1e-12)  # scaling="full"
+            times = fft.timings
+            assert everywhere(times["transpose"] >= 0 and times["compute"] >= 0)
+            # One rank has no transpose: describe() says so with '-'.
+            assert everywhere(("mpi" if comm.size > 1 else "row=-,column=-") in fft.describe())
+
+
+@pytest.mark.parametrize("kind", ["c2c", "r2c"])
+def test_fft2d_matches_numpy(kind):
+    shape = (6, 7)
+    dtype = np.complex128 if kind == "c2c" else np.float64
+    data = global_input(shape, dtype, 1)
+    with a2afft.Fft2d(comm, shape, kind=kind, dtype=dtype, exchange="pairwise",
+                      rigor="estimate") as fft:
+        u_hat = fft.forward(np.ascontiguousarray(data[fft.local_input_slices]))
+        expected = reference(data, kind, 2, 1)
+        gathered = gather(u_hat, fft.local_output_slices, fft.output_axes, expected.shape,
+                          np.complex128, 1)
+        assert everywhere(relative_error(gathered, expected) < 1e-12)
+
+
+@pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
+@pytest.mark.parametrize("output", ["natural", "scrambled"])
+def test_fft1d_matches_numpy(dtype, output):
+    ranks = comm.size
+    n = 16 * ranks * ranks * 3
+    data = global_input((n,), dtype, 1)
+    with a2afft.Fft1d(comm, n, dtype=dtype, exchange="pairwise", output=output,
+                      rigor="estimate") as fft:
+        x = np.ascontiguousarray(data[fft.local_input_slices])
+        x_hat = fft.forward(x)
+        expected = np.fft.fft(data.astype(np.complex128))[fft.output_indices]
+        assert everywhere(relative_error(x_hat, expected) < TOLERANCE[dtype])
+        assert everywhere(relative_error(fft.backward(x_hat) / n, x) < TOLERANCE[dtype])
+
+
+def test_same_output_as_mpi4py_fft_on_the_same_distributed_input():
+    """mpi4py-fft's PFFT (slabs, or pencils from 4 ranks) and a2afft's Fft3d on one array: the
+    gathered outputs agree. mpi4py-fft stores its output block in global axis order; a2afft's
+    transposed output stores the block of local_output_slices with axes output_axes."""
+    from mpi4py_fft import PFFT, newDistArray
+
+    shape = (8, 6, 5)
+    data = global_input(shape, np.complex128, 1)
+    theirs = PFFT(comm, shape, axes=(0, 1, 2), dtype=np.complex128)
+    u = newDistArray(theirs, False)
+    u[:] = data[u.local_slice()]
+    # mpi4py-fft's forward divides by N unless told not to; a2afft's, as FFTW's, does not.
+    their_hat = theirs.forward(u, normalize=False)
+    their_slices = newDistArray(theirs, True).local_slice()
+    their_global = gather(np.asarray(their_hat), their_slices, (0, 1, 2), shape, np.complex128, 1)
+    with a2afft.Fft3d(comm, shape, exchange="pairwise", rigor="estimate") as ours:
+        our_hat = ours.forward(np.ascontiguousarray(data[ours.local_input_slices]))
+        our_global = gather(our_hat, ours.local_output_slices, ours.output_axes, shape,
+                            np.complex128, 1)
+    theirs.destroy()
+    assert everywhere(relative_error(our_global, their_global) < 1e-12)
+
+
+def test_exchange_matches_mpi_alltoall():
+    ranks, rank = comm.size, comm.rank
+    block = 37
+    # Byte i of the block from `source` to `destination` encodes all three.
+    def pattern(source, destination):
+        return ((np.arange(block) * 7 + source * 131 + destination * 31) % 251).astype(np.uint8)
+    send = np.concatenate([pattern(rank, destination) for destination in range(ranks)])
+    for spec in ("mpi", "pairwise", "tra", "onmpml", "auto"):
+        exchange = a2afft.exchange(comm, block, spec)
+        recv = np.zeros_like(send)
+        exchange.run(send, recv)
+        vendor = np.zeros_like(send)
+        comm.Alltoall(send, vendor)
+        assert everywhere(np.array_equal(recv, vendor))
+        assert everywhere(exchange.buffer_bytes == block * ranks and exchange.ranks == ranks)
+        exchange.close()
+
+
+def message_everywhere(make):
+    """The message of the a2afft.UsageError that make() raises on every rank (None if not)."""
+    try:
+        make()
+    except a2afft.UsageError as error:
+        return comm.allgather(str(error))
+    return comm.allgather(None)
+
+
+@pytest.mark.parametrize("make,text", [
+    (lambda: a2afft.Fft3d(comm, (8, 0, 4)), "0"),
+    (lambda: a2afft.Fft3d(comm, (8, 4)), "shape=(8, 4) is not valid"),
+    (lambda: a2afft.Fft3d(comm, (8, 4, 4), dtype=np.int32), "dtype=int32 is not valid"),
+    (lambda: a2afft.Fft3d(comm, (8, 4, 4), kind="r2c", dtype=np.complex128),
+     "dtype=complex128 is not valid for kind='r2c'"),
+    (lambda: a2afft.Fft3d(comm, (8, 4, 4), kind="r2r"), "kind='r2r' is not valid"),
+    (lambda: a2afft.Fft3d(comm, (8, 4, 4), exchange="tra3"), "unknown exchange 'tra3'"),
+    (lambda: a2afft.Fft3d(comm, (8, 4, 4), rigor="fast"), "rigor='fast' is not valid"),
+    (lambda: a2afft.Fft1d(comm, 0), "n=0 is not valid"),
+    (lambda: a2afft.exchange(comm, 8, "tra:radix=0"), "radix=0 is not valid"),
+])
+def test_bad_arguments_raise_usage_error_on_every_rank(make, text):
+    messages = message_everywhere(make)
+    assert all(message is not None and text in message for message in messages), messages
+
+
+def test_a_length_the_ranks_cannot_split_is_an_error_on_every_rank():
+    n = comm.size * comm.size + 1
+    messages = message_everywhere(lambda: a2afft.Fft1d(comm, n, rigor="estimate"))
+    if comm.size == 1:  # every length splits on one rank
+        assert messages == [None], messages
+    else:
+        assert all(message and "has no six-step split" in message for message in messages), messages
+
+
+def test_a_wrong_array_on_one_rank_is_an_error_on_every_rank():
+    with a2afft.Fft3d(comm, (6, 5, 4), exchange="pairwise", rigor="estimate") as fft:
+        good = np.zeros(fft.local_input_shape, dtype=np.complex128)
+        bad = np.zeros(fft.local_input_shape, dtype=np.complex64)
+        messages = message_everywhere(lambda: fft.forward(bad if comm.rank == 0 else good))
+        assert all(messages), messages
+        assert "complex64" in messages[0]
+        fft.forward(good)  # the plan still works afterwards
+    exchange = a2afft.exchange(comm, 8, "pairwise")
+    send = np.zeros(8 * comm.size, dtype=np.uint8)
+    short = np.zeros(8 * comm.size - 1, dtype=np.uint8)
+    messages = message_everywhere(lambda: exchange.run(send, short if comm.rank == 0 else send.copy()))
+    assert all(messages) and "bytes" in messages[-1], messages
