@@ -146,7 +146,7 @@ class BasicPencil3d {
   PencilGeometry geometry_;
   Pencil3dOptions options_;
   Box3 input_box_;
-  std::size_t element_bytes_;     // one point of every field: batch * sizeof(Complex)
+  std::size_t element_bytes_;  // one point of every field: batch * sizeof(Complex)
   // Every stage between the first sweep and the last; heap memory of huge pages where the
   // kernel gives them (allocate_aligned), for the strided FFTs' TLB.
   ExchangeArray<Complex> work_;

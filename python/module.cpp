@@ -92,6 +92,19 @@ void bind_boxes(py::class_<Held<Plan>>& plan) {
            [](const Held<Plan>& held) { return held.get().in_place_elements(); });
 }
 
+// The options every plan kind has, from the wrapper's arguments.
+template <typename Options>
+Options common_options(a2afft::Precision precision, std::size_t batch, a2afft::Rigor rigor,
+                       a2afft::Scaling scaling, const std::string& wisdom_file) {
+  Options options;
+  options.precision = precision;
+  options.batch = batch;
+  options.rigor = rigor;
+  options.scaling = scaling;
+  options.wisdom_file = wisdom_file;
+  return options;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_a2afft, module) {
@@ -171,16 +184,12 @@ PYBIND11_MODULE(_a2afft, module) {
                         a2afft::Kind kind, a2afft::Precision precision, std::size_t batch,
                         const std::string& exchange, a2afft::Rigor rigor, bool natural_output,
                         a2afft::Scaling scaling, const std::string& wisdom_file) {
-    a2afft::Fft2dOptions options;
+    auto options =
+        common_options<a2afft::Fft2dOptions>(precision, batch, rigor, scaling, wisdom_file);
     options.kind = kind;
-    options.precision = precision;
-    options.batch = batch;
     options.exchange = exchange;
-    options.rigor = rigor;
     options.output =
         natural_output ? a2afft::Fft2dOutput::natural : a2afft::Fft2dOutput::transposed;
-    options.scaling = scaling;
-    options.wisdom_file = wisdom_file;
     const MPI_Comm handle = communicator(comm);
     const py::gil_scoped_release unlocked;
     return Held<a2afft::Fft2d>{std::make_unique<a2afft::Fft2d>(handle, shape, options)};
@@ -194,16 +203,12 @@ PYBIND11_MODULE(_a2afft, module) {
                        std::size_t batch, const std::string& exchange, std::size_t n1,
                        a2afft::Rigor rigor, bool scrambled_output, a2afft::Scaling scaling,
                        const std::string& wisdom_file) {
-        a2afft::Fft1dOptions options;
-        options.precision = precision;
-        options.batch = batch;
+        auto options =
+            common_options<a2afft::Fft1dOptions>(precision, batch, rigor, scaling, wisdom_file);
         options.exchange = exchange;
         options.n1 = n1;
-        options.rigor = rigor;
         options.output =
             scrambled_output ? a2afft::Fft1dOutput::scrambled : a2afft::Fft1dOutput::natural;
-        options.scaling = scaling;
-        options.wisdom_file = wisdom_file;
         const MPI_Comm handle = communicator(comm);
         const py::gil_scoped_release unlocked;
         return Held<a2afft::Fft1d>{std::make_unique<a2afft::Fft1d>(handle, n, options)};
