@@ -135,10 +135,12 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
       Transpose{TransposeStep(row_shape), TransposeStep(row_shape.inverse()), nullptr});
   column_ = std::make_unique<Transpose>(
       Transpose{TransposeStep(column_shape), TransposeStep(column_shape.inverse()), nullptr});
-  const auto make_plan = [&](Transpose& step, const Topology& members, const Spec& spec) {
+  const std::array<bool, 2> own_block_left = pencil_own_block_left(geometry_);
+  const auto make_plan = [&](Transpose& step, const Topology& members, const Spec& spec,
+                             bool own_left) {
     if (step.there.is_identity()) return;
     // Each row (or column) decides for itself, so refusals are agreed over all ranks first.
-    const ExchangeProblem problem{members, step.there.block_elements() * element_bytes_};
+    const ExchangeProblem problem{members, step.there.block_elements() * element_bytes_, own_left};
     if (const std::string why = agreed_refusal(spec, problem, topology.comm()); !why.empty()) {
       throw UsageError(spec.to_string() + " cannot run on some " +
                        (&step == row_.get() ? "row" : "column") + " of the " + grid.to_string() +
@@ -146,8 +148,8 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
     }
     step.exchange = make_exchange(spec, problem);
   };
-  make_plan(*row_, *row_topology_, options.row_exchange);
-  make_plan(*column_, *column_topology_, options.column_exchange);
+  make_plan(*row_, *row_topology_, options.row_exchange, own_block_left[0]);
+  make_plan(*column_, *column_topology_, options.column_exchange, own_block_left[1]);
   // One pair of buffers serves both transposes; the row exchange's memory, when there is one.
   ExchangePlan* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
   send_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);

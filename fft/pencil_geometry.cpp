@@ -134,6 +134,18 @@ std::vector<PencilSweepPlan> pencil_schedule(const PencilGeometry& geometry, boo
   return schedule;
 }
 
+std::array<bool, 2> pencil_own_block_left(const PencilGeometry& geometry) {
+  std::array<bool, 2> left{geometry.has_row_transpose(), geometry.has_column_transpose()};
+  for (const bool backward : {false, true}) {
+    for (const PencilSweepPlan& sweep : pencil_schedule(geometry, backward, {true, true})) {
+      if (sweep.pack < 0) continue;
+      bool& exchange_left = left[kTransposeIsRow[static_cast<std::size_t>(sweep.pack)] ? 0 : 1];
+      exchange_left = exchange_left && sweep.own_in_place;
+    }
+  }
+  return left;
+}
+
 std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
                                const std::vector<PencilSweepPlan>& schedule,
                                std::size_t element_bytes, std::size_t input_bytes,

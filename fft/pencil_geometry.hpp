@@ -148,6 +148,13 @@ struct PencilSweepPlan {
 std::vector<PencilSweepPlan> pencil_schedule(const PencilGeometry& geometry, bool backward,
                                              std::array<bool, 2> leaves_own_block = {false, false});
 
+/// For the row and the column exchange: whether every sweep that packs for it, in both
+/// directions, would put our own block in place (pencil_schedule() with leaves_own_block set).
+/// Then the exchange's caller always leaves its own block (ExchangeProblem::own_block_left), and
+/// auto times its candidates that way. True for the one exchange of slabs with transposed
+/// output; false for both on a 2D grid, where a sweep that unpacks also packs for each.
+std::array<bool, 2> pencil_own_block_left(const PencilGeometry& geometry);
+
 /// Bytes read and written in memory by one direction of a pencil plan on this rank, by the
 /// rules of a2afft::TransformTraffic: per sweep, its source (the receive buffer when it unpacks,
 /// else the caller's input in the first sweep, else the work array) and its destination (the

@@ -46,7 +46,9 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
   const std::size_t batch = options.batch;
   const std::size_t local = local_scalars();
   const Spec& spec = options.exchange;
-  const ExchangeProblem problem{topology, geometry_.block_bytes(batch * sizeof(Complex))};
+  // Every sweep that packs unpacks in step with it (one run length per row), so all three
+  // transposes can leave our own block in place: auto times its candidates that way.
+  const ExchangeProblem problem{topology, geometry_.block_bytes(batch * sizeof(Complex)), true};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
   }

@@ -41,6 +41,10 @@ class PhaseScope {
 struct ExchangeProblem {
   const Topology& topology;
   std::size_t block_bytes;
+  // The caller puts its own block into `recv` itself and calls run_others() on plans that
+  // can_leave_own_block() (the FFTs' packs do): auto then times its candidates that way, since
+  // run()'s copy of the own block is work the caller never asks of them.
+  bool own_block_left = false;
 };
 
 /// Memory from ExchangePlan::allocate(): the public a2afft::Buffer, handed to callers as it is.

@@ -283,6 +283,26 @@ TEST(PencilGeometry, slabs_have_one_transpose_and_a_2d_plan_when_p1_is_one) {
   EXPECT_EQ(single.data_elements(), 7u);
 }
 
+// auto times an exchange without its own block only where the plan always leaves it: where
+// every sweep that packs for it unpacks nothing. Slabs with transposed output, and 1xP slabs
+// with natural output too (the y stage computes apart from the unpack); Px1 natural output and
+// a 2D grid also pack for each exchange in a sweep that unpacks, so never there.
+TEST(PencilGeometry, own_block_is_left_to_the_pack_only_where_no_packing_sweep_unpacks) {
+  const auto left = [](const ProcGrid& grid, PencilOutput output) {
+    return pencil_own_block_left(PencilGeometry({8, 6, 5}, grid, 0, output));
+  };
+  constexpr std::array<bool, 2> kNone{false, false};
+  constexpr std::array<bool, 2> kRow{true, false};
+  constexpr std::array<bool, 2> kColumn{false, true};
+  EXPECT_EQ(left({2, 1}, PencilOutput::transposed), kColumn);
+  EXPECT_EQ(left({1, 3}, PencilOutput::transposed), kRow);
+  EXPECT_EQ(left({2, 2}, PencilOutput::transposed), kNone);
+  EXPECT_EQ(left({1, 1}, PencilOutput::transposed), kNone);
+  EXPECT_EQ(left({2, 1}, PencilOutput::natural), kNone);
+  EXPECT_EQ(left({1, 3}, PencilOutput::natural), kRow);
+  EXPECT_EQ(left({2, 2}, PencilOutput::natural), kNone);
+}
+
 TEST(PencilGeometry, refuses_a_rank_outside_the_grid) {
   try {
     PencilGeometry({8, 8, 8}, {2, 2}, 4);

@@ -11,7 +11,9 @@
 //   its own allocate() (auto's allocate() hands out the chosen plan's): one warm-up run, then
 //   rounds in which every candidate runs twice, the second time timed (the first brings its
 //   buffers back into cache; a run's time is its max over ranks, so every rank sees the same
-//   numbers), until both runs have spent `budget_ms` (3 to 200 rounds; timing/trials); the
+//   numbers), until both runs have spent `budget_ms` (3 to 200 rounds; timing/trials); where
+//   the caller leaves its own block (ExchangeProblem::own_block_left, as the FFTs do) the
+//   candidates that can leave it are timed with run_others(), as they will run; the
 //   lowest median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
 //   puts a slow spell of the machine on every candidate alike; beyond 1 GiB of buffers in all
 //   they run one after the other, each with an equal share of the budget. mode=estimate: no
@@ -20,7 +22,7 @@
 // Cost: plan construction as above (about budget_ms, at least 3 rounds, plus one warm-up run
 //   per candidate); run(), start() and finish() are the chosen plan's.
 // Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
-//   decisions, keyed by mode, MPI library, layout and block bytes, and reuses them.
+//   decisions, keyed by mode, MPI library, layout, block bytes and own_block_left, and reuses them.
 
 #include <algorithm>
 #include <filesystem>
@@ -126,7 +128,15 @@ std::size_t fastest(const std::vector<Spec>& candidates, const ExchangeProblem& 
   callbacks.prepare = [&](std::size_t k) { trials[k] = make_trial(candidates[k], problem); };
   callbacks.run = [&](std::size_t k, int round) {
     Trial& trial = trials[k];
-    const auto run = [&] { trial.plan->run(trial.send.data(), trial.recv.data()); };
+    // As the caller will run it: without the own block where the caller places it itself.
+    const bool others = problem.own_block_left && trial.plan->can_leave_own_block();
+    const auto run = [&] {
+      if (others) {
+        trial.plan->run_others(trial.send.data(), trial.recv.data());
+      } else {
+        trial.plan->run(trial.send.data(), trial.recv.data());
+      }
+    };
     if (round < 0) {  // warm-up: pages, caches, protocols
       run();
       return 0.0;
@@ -164,7 +174,8 @@ std::string wisdom_key(const std::string& mode, const ExchangeProblem& problem) 
   std::string first_line(library, static_cast<std::size_t>(length));
   first_line = first_line.substr(0, first_line.find_first_of("\r\n,"));
   return "auto:mode=" + mode + " | " + first_line + " | " + problem.topology.describe_layout() +
-         " | " + std::to_string(problem.block_bytes) + " B";
+         " | " + std::to_string(problem.block_bytes) + " B" +
+         (problem.own_block_left ? " | own block left" : "");
 }
 
 // A directory opens as a stream but fails on the first read, outside any UsageError; so it is
