@@ -13,11 +13,13 @@
 #include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
+#include <a2afft/roofline.hpp>
 #include <a2afft/timing.hpp>
 #include <a2afft/topology.hpp>
 #include <a2afft/verify.hpp>
 
 #include "commands.hpp"
+#include "copy_bandwidth_text.hpp"
 #include "memory_check.hpp"
 #include "options.hpp"
 #include "report/reporter.hpp"
@@ -35,6 +37,7 @@ struct AlltoallOptions {
   bool validate = false;
   bool radix_sweep = false;
   bool phases = false;
+  bool roofline = false;
   std::string buffers = "exchange";
   std::string order = "auto";
   report::ReportFiles files;  // --json, --csv
@@ -46,11 +49,15 @@ using Row = report::AlltoallRow;
 
 using report::format;
 
+// --roofline: memcpy's rate at each block size's buffers (P x block per rank), every rank of a
+// node copying at once.
+using CopyRates = std::map<std::size_t, CopyBandwidth>;
+
 class AlltoallBenchmark {
  public:
   AlltoallBenchmark(const AlltoallOptions& options, const RankMap& ranks,
-                    const LayoutRequest& layout, Order order)
-      : options_(options), ranks_(ranks), layout_(layout), order_(order) {}
+                    const LayoutRequest& layout, Order order, const CopyRates& copy_rates)
+      : options_(options), ranks_(ranks), layout_(layout), order_(order), copy_rates_(copy_rates) {}
 
   // Runs every exchange at one block size; appends a row per exchange.
   void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
@@ -151,6 +158,13 @@ class AlltoallBenchmark {
     row.median_seconds = summary.median;
     row.min_seconds = summary.min;
     row.max_seconds = summary.max;
+    const auto rate = copy_rates_.find(row.block_bytes);
+    if (rate != copy_rates_.end() && ranks_.size() > 1) {
+      const double off_rank_bytes =
+          static_cast<double>(row.block_bytes) * static_cast<double>(ranks_.size() - 1);
+      row.copy_bound = report::CopyBoundCells{
+          off_rank_bytes, 2 * off_rank_bytes / rate->second.all_cores_bytes_per_second};
+    }
     report_progress(row);
     rows_.push_back(std::move(row));
   }
@@ -165,8 +179,28 @@ class AlltoallBenchmark {
   const RankMap& ranks_;
   const LayoutRequest& layout_;
   Order order_;
+  const CopyRates& copy_rates_;
   std::vector<Row> rows_;
 };
+
+// The header's `# roofline:` line and JSON for the measured rates.
+void describe_copy_rates(const CopyRates& rates, int ranks, report::Header& header) {
+  std::string rates_text;
+  nlohmann::json rates_json = nlohmann::json::array();
+  for (const auto& [block_bytes, copy] : rates) {
+    rates_text += (rates_text.empty() ? "" : "; ") + std::to_string(block_bytes) + " B blocks (" +
+                  mebibytes(copy.bytes) + " buffers): " + copy_bandwidth_text(copy);
+    rates_json.push_back({{"block_bytes", block_bytes}, {"memcpy", copy_bandwidth_json(copy)}});
+  }
+  header.roofline_summary =
+      "memcpy (read+write: a memcpy of B bytes moves 2B) at each size's " + std::to_string(ranks) +
+      " x block per rank: " + rates_text +
+      "; copy bound = the (P-1) blocks from other ranks copied once at the all-cores rate; GB/s "
+      "off-rank = (P-1) x block / median";
+  header.roofline = {{"memcpy_per_block_size", rates_json},
+                     {"bandwidth_convention", "bytes read + bytes written"},
+                     {"bound", "2 (P-1) block_bytes / memcpy all cores"}};
+}
 
 // The peak at `block_bytes`: the send pattern (and MPI_Alltoall's result with --validate), each
 // plan's send and receive buffers and its scratch; every plan at once when interleaved.
@@ -232,29 +266,36 @@ int run_alltoall(const AlltoallOptions& options) {
   const Order order = choose_order(options.order, bytes_per_rank, ranks, runnable.size());
   cli::check_memory_fits(alltoall_memory(runnable, largest_block, ranks, order, options), ranks,
                          "alltoall --sizes=" + std::to_string(largest_block));
+  CopyRates copy_rates;
+  if (options.roofline) {
+    for (const std::size_t block_bytes : sizes)
+      copy_rates[block_bytes] = measure_copy_bandwidth(
+          MPI_COMM_WORLD, block_bytes * static_cast<std::size_t>(ranks.size()));
+  }
   report::Reporters reporters(is_printing_rank(), std::cout, options.files);
-  reporters.report_context(
-      {report::collect_context(ranks, "a2afft alltoall"),
-       std::to_string(options.iterations) + " timed runs after " + std::to_string(options.warmup) +
-           " warm-up runs; a run's time is the max over ranks; " + to_string(order) +
-           "; buffers: " + options.buffers +
-           (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
-           (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
-                             "(phases overlap waits, so they need not add up)"
-                           : ""),
-       {{"iterations", options.iterations},
-        {"warmup", options.warmup},
-        {"validate", options.validate},
-        {"buffers", options.buffers},
-        {"order", options.order},
-        {"time", "max over ranks of each run"}}});
+  report::Header header{
+      report::collect_context(ranks, "a2afft alltoall"),
+      std::to_string(options.iterations) + " timed runs after " + std::to_string(options.warmup) +
+          " warm-up runs; a run's time is the max over ranks; " + to_string(order) + "; buffers: " +
+          options.buffers + (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
+          (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
+                            "(phases overlap waits, so they need not add up)"
+                          : ""),
+      {{"iterations", options.iterations},
+       {"warmup", options.warmup},
+       {"validate", options.validate},
+       {"buffers", options.buffers},
+       {"order", options.order},
+       {"time", "max over ranks of each run"}}};
+  if (options.roofline) describe_copy_rates(copy_rates, ranks.size(), header);
+  reporters.report_context(header);
   if (is_printing_rank()) {
     for (const std::string& refusal : refusals)
       std::cout << "# not run: " << refusal << '\n';
     std::cout.flush();
   }
 
-  AlltoallBenchmark benchmark(options, ranks, layout, order);
+  AlltoallBenchmark benchmark(options, ranks, layout, order, copy_rates);
   for (const std::size_t block_bytes : sizes)
     benchmark.run_size(block_bytes, runnable);
 
@@ -294,6 +335,12 @@ Runner add_alltoall(CLI::App& app) {
   command->add_flag("--phases", options->phases,
                     "Also show each exchange's phases (gather, inter, intra, scatter, repack, ...) "
                     "as columns: median over runs of the max over ranks");
+  command->add_flag(
+      "--roofline", options->roofline,
+      "Measure memcpy's bandwidth at each size first (P x block per rank, all ranks of a node "
+      "copying at once; GB/s of bytes read + written), then give each row its off-rank GB/s per "
+      "rank ((P-1) x block / median) and its copy bound: the (P-1) blocks from other ranks "
+      "copied once at that rate, which no exchange inside a node beats");
   command
       ->add_option("--buffers", options->buffers,
                    "Where send and receive buffers live: 'exchange' = each plan's allocate() "

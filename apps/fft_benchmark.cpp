@@ -8,6 +8,7 @@
 #include <a2afft/timing.hpp>
 
 #include "commands.hpp"
+#include "copy_bandwidth_text.hpp"
 #include "fft_checks.hpp"
 #include "fft_timing.hpp"
 
@@ -77,27 +78,6 @@ std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, 
   return roofline;
 }
 
-namespace {
-
-std::string mebibytes(std::size_t bytes) {
-  return report::format("%.3g MiB", static_cast<double>(bytes) / 1048576);
-}
-
-std::string bandwidths(const CopyBandwidth& copy) {
-  return report::format("1 core %.1f GB/s, ", copy.one_core_bytes_per_second / 1e9) +
-         std::to_string(copy.node_ranks) +
-         report::format(" cores at once %.1f GB/s per core", copy.all_cores_bytes_per_second / 1e9);
-}
-
-nlohmann::json to_json(const CopyBandwidth& copy) {
-  return {{"buffer_bytes", copy.bytes},
-          {"one_core_bytes_per_second", copy.one_core_bytes_per_second},
-          {"all_cores_bytes_per_second_per_core", copy.all_cores_bytes_per_second},
-          {"cores_at_once", copy.node_ranks}};
-}
-
-}  // namespace
-
 report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
                                 const report::RunContext& context, const std::string& settings,
                                 const std::string& exchange_header,
@@ -111,14 +91,14 @@ report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
     const CopyBandwidth& memory = roofline->memory;
     const CopyBandwidth& near = roofline->at_array_size;
     header.roofline_summary =
-        "memcpy " + bandwidths(memory) + " (read+write: a memcpy of B bytes moves 2B; " +
+        "memcpy " + copy_bandwidth_text(memory) + " (read+write: a memcpy of B bytes moves 2B; " +
         mebibytes(memory.bytes) + " buffers); at the array's " + mebibytes(near.bytes) +
-        " per rank " + bandwidths(near) +
+        " per rank " + copy_bandwidth_text(near) +
         report::format("; FFTW in-cache %.2f GFlop/s (1024-point c2c x16, one core)",
                        roofline->flops_per_second / 1e9) +
         "; bound = max(bytes moved / the all-cores figure, flops / FFTW's), per rank";
-    header.roofline = {{"memcpy", to_json(memory)},
-                       {"memcpy_at_array_size", to_json(near)},
+    header.roofline = {{"memcpy", copy_bandwidth_json(memory)},
+                       {"memcpy_at_array_size", copy_bandwidth_json(near)},
                        {"fftw_in_cache_flops_per_second", roofline->flops_per_second},
                        {"bandwidth_convention", "bytes read + bytes written"},
                        {"bound", "max(bytes_moved / memcpy all cores, flops / fftw in cache)"}};

@@ -37,6 +37,12 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
                                             {"min [us]", true},
                                             {"max [us]", true}};
   if (has_vendor) columns.push_back({"vs mpi", true});
+  const bool roofline =
+      std::any_of(rows.begin(), rows.end(), [](const AlltoallRow& row) { return row.copy_bound; });
+  if (roofline) {
+    columns.insert(columns.end(),
+                   {{"GB/s off-rank", true}, {"copy bound [us]", true}, {"vs bound", true}});
+  }
   const std::vector<std::string> phases = phase_names(rows);
   for (const std::string& name : phases)
     columns.push_back({name + " [us]", true});
@@ -49,6 +55,14 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     if (has_vendor) {
       const double vendor = vendor_median_seconds(rows, row.block_bytes);
       cells.push_back(vendor > 0 ? format("%.2fx", row.median_seconds / vendor) : "-");
+    }
+    if (row.copy_bound) {
+      const CopyBoundCells& bound = *row.copy_bound;
+      cells.insert(cells.end(), {format("%.2f", bound.off_rank_bytes / row.median_seconds / 1e9),
+                                 microseconds(bound.bound_seconds),
+                                 format("%.2fx", row.median_seconds / bound.bound_seconds)});
+    } else if (roofline) {
+      cells.insert(cells.end(), {"-", "-", "-"});
     }
     for (const std::string& name : phases) {
       const auto it = row.phase_median_seconds.find(name);

@@ -68,6 +68,10 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   for (const std::string& name : phases)
     header.push_back(name + "_median_s");
   header.push_back("check");
+  // The roofline's columns only when the run measured one, as for the FFTs.
+  const bool roofline =
+      std::any_of(rows.begin(), rows.end(), [](const AlltoallRow& row) { return row.copy_bound; });
+  if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {
     std::vector<std::string> cells = {std::to_string(row.block_bytes),
@@ -81,6 +85,12 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
       cells.push_back(it == row.phase_median_seconds.end() ? "" : number(it->second));
     }
     cells.push_back(row.check);
+    if (row.copy_bound) {
+      cells.insert(cells.end(),
+                   {number(row.copy_bound->off_rank_bytes), number(row.copy_bound->bound_seconds)});
+    } else if (roofline) {
+      cells.insert(cells.end(), 2, "");
+    }
     csv.add_row(cells);
   }
 }

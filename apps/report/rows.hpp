@@ -34,6 +34,15 @@ struct RooflineCells {
   double bound_seconds = 0;  // max(bytes / bandwidth, flops / FFTW's rate)
 };
 
+/// An exchange's copy bound (`a2afft alltoall --roofline`): every block that comes from another
+/// rank has to be written into the receive buffer once, and read once from where it was sent,
+/// so no exchange on one node beats memcpy of those bytes at the rate of all cores copying at
+/// once (single-copy transports, such as CMA, reach it; between nodes the network adds its own).
+struct CopyBoundCells {
+  double off_rank_bytes = 0;  // per rank: (P - 1) blocks
+  double bound_seconds = 0;   // 2 x off_rank_bytes / memcpy's all-cores bytes per second
+};
+
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
 /// seconds are the median, min and max over the timed runs.
 struct AlltoallRow {
@@ -44,6 +53,7 @@ struct AlltoallRow {
   std::string check;                                   // PASS, FAIL, or "-" without --validate
   std::string failure;                                 // what failed, on rank 0
   std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
+  std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
