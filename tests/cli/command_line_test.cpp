@@ -69,8 +69,12 @@ const std::vector<ErrorCase>& error_cases() {
      R"re(--frobnicate)re"},
     {"memory_fft3d", 2, {}, {"fft3d", "--size", "4096"},
      R"re(fft3d --size=4096x4096x4096 on a 2x1 grid needs about .* per rank \(plans' arrays .*for certain for the 2 ranks on host .* available \(.*\); use smaller sizes)re"},
+    // Rank 0 gathers FFTW-MPI's output as the reference too, where the build has the engine
+    // (not with MPICH): the default engines differ, so does the estimate.
     {"memory_fft1d", 2, {}, {"fft1d", "--n", "2^40"},
-     R"re(fft1d --n=1099511627776 needs about .* on rank 0 \(gathered output and reference 32.0 TiB\))re"},
+     A2AFFT_HAVE_FFTW_MPI
+         ? R"re(fft1d --n=1099511627776 needs about .* on rank 0 \(gathered output and reference 32.0 TiB\))re"
+         : R"re(fft1d --n=1099511627776 needs about .* on rank 0 \(gathered output 16.0 TiB\))re"},
     {"memory_alltoall", 2, {}, {"alltoall", "--sizes", "1024G", "--exchange", "mpi"},
      R"re(alltoall --sizes=1099511627776 needs about .*send pattern 2.0 TiB)re"},
     {"radix_too_large", 2, {}, {"alltoall", "--exchange", "tra:radix=3"},
