@@ -160,10 +160,10 @@ class AlltoallBenchmark {
     row.max_seconds = summary.max;
     const auto rate = copy_rates_.find(row.block_bytes);
     if (rate != copy_rates_.end() && ranks_.size() > 1) {
-      const double off_rank_bytes =
-          static_cast<double>(row.block_bytes) * static_cast<double>(ranks_.size() - 1);
+      const auto block = static_cast<double>(row.block_bytes);
+      const auto ranks = static_cast<double>(ranks_.size());
       row.copy_bound = report::CopyBoundCells{
-          off_rank_bytes, 2 * off_rank_bytes / rate->second.all_cores_bytes_per_second};
+          block * (ranks - 1), 2 * block * ranks / rate->second.all_cores_bytes_per_second};
     }
     report_progress(row);
     rows_.push_back(std::move(row));
@@ -195,11 +195,11 @@ void describe_copy_rates(const CopyRates& rates, int ranks, report::Header& head
   header.roofline_summary =
       "memcpy (read+write: a memcpy of B bytes moves 2B) at each size's " + std::to_string(ranks) +
       " x block per rank: " + rates_text +
-      "; copy bound = the (P-1) blocks from other ranks copied once at the all-cores rate; GB/s "
+      "; copy bound = all P blocks (the own one too) copied once at the all-cores rate; GB/s "
       "off-rank = (P-1) x block / median";
   header.roofline = {{"memcpy_per_block_size", rates_json},
                      {"bandwidth_convention", "bytes read + bytes written"},
-                     {"bound", "2 (P-1) block_bytes / memcpy all cores"}};
+                     {"bound", "2 P block_bytes / memcpy all cores"}};
 }
 
 // The peak at `block_bytes`: the send pattern (and MPI_Alltoall's result with --validate), each
@@ -339,8 +339,8 @@ Runner add_alltoall(CLI::App& app) {
       "--roofline", options->roofline,
       "Measure memcpy's bandwidth at each size first (P x block per rank, all ranks of a node "
       "copying at once; GB/s of bytes read + written), then give each row its off-rank GB/s per "
-      "rank ((P-1) x block / median) and its copy bound: the (P-1) blocks from other ranks "
-      "copied once at that rate, which no exchange inside a node beats");
+      "rank ((P-1) x block / median) and its copy bound: all P blocks, our own too, copied once "
+      "at that rate, which no exchange inside a node beats");
   command
       ->add_option("--buffers", options->buffers,
                    "Where send and receive buffers live: 'exchange' = each plan's allocate() "

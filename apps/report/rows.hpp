@@ -34,13 +34,14 @@ struct RooflineCells {
   double bound_seconds = 0;  // max(bytes / bandwidth, flops / FFTW's rate)
 };
 
-/// An exchange's copy bound (`a2afft alltoall --roofline`): every block that comes from another
-/// rank has to be written into the receive buffer once, and read once from where it was sent,
-/// so no exchange on one node beats memcpy of those bytes at the rate of all cores copying at
-/// once (single-copy transports, such as CMA, reach it; between nodes the network adds its own).
+/// An exchange's copy bound (`a2afft alltoall --roofline`): every one of the P blocks, our own
+/// included (run() must place it too), has to be read once from where it was sent and written
+/// once into the receive buffer, so no exchange on one node beats memcpy of those bytes at the
+/// rate of all cores copying at once (single-copy transports, such as CMA, reach it; between
+/// nodes the network adds its own). The rate is given for what comes from other ranks.
 struct CopyBoundCells {
-  double off_rank_bytes = 0;  // per rank: (P - 1) blocks
-  double bound_seconds = 0;   // 2 x off_rank_bytes / memcpy's all-cores bytes per second
+  double off_rank_bytes = 0;  // per rank: (P - 1) blocks, for GB/s off-rank
+  double bound_seconds = 0;   // 2 x P blocks / memcpy's all-cores bytes per second
 };
 
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
