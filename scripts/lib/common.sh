@@ -22,6 +22,11 @@ A2AFFT_PACKAGES=(
   "nlohmann-json3-dev:/usr/include/nlohmann/json.hpp"
   "libtomlplusplus-dev:/usr/include/toml++/toml.h"
   "python3-matplotlib:/usr/lib/python3/dist-packages/matplotlib/__init__.py"
+  # The Python package (build/python/a2afft): pybind11 over the library, NumPy, mpi4py.
+  "python3-dev:/usr/bin/python3-config"
+  "pybind11-dev:/usr/lib/cmake/pybind11/pybind11Config.cmake"
+  "python3-numpy:/usr/lib/python3/dist-packages/numpy/__init__.py"
+  "python3-mpi4py:/usr/lib/python3/dist-packages/mpi4py/__init__.py"
 )
 
 a2afft_install_missing() {
