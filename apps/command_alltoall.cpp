@@ -160,10 +160,11 @@ class AlltoallBenchmark {
     row.max_seconds = summary.max;
     const auto rate = copy_rates_.find(row.block_bytes);
     if (rate != copy_rates_.end() && ranks_.size() > 1) {
-      const auto block = static_cast<double>(row.block_bytes);
-      const auto ranks = static_cast<double>(ranks_.size());
-      row.copy_bound = report::CopyBoundCells{
-          block * (ranks - 1), 2 * block * ranks / rate->second.all_cores_bytes_per_second};
+      const auto ranks = static_cast<std::size_t>(ranks_.size());
+      const double all_block_bytes = static_cast<double>(row.block_bytes * ranks);
+      row.copy_bound =
+          report::CopyBoundCells{row.block_bytes * (ranks - 1),
+                                 2 * all_block_bytes / rate->second.all_cores_bytes_per_second};
     }
     report_progress(row);
     rows_.push_back(std::move(row));

@@ -58,7 +58,8 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     }
     if (row.copy_bound) {
       const CopyBoundCells& bound = *row.copy_bound;
-      cells.insert(cells.end(), {format("%.2f", bound.off_rank_bytes / row.median_seconds / 1e9),
+      cells.insert(cells.end(), {format("%.2f", static_cast<double>(bound.off_rank_bytes) /
+                                                    row.median_seconds / 1e9),
                                  microseconds(bound.bound_seconds),
                                  format("%.2fx", row.median_seconds / bound.bound_seconds)});
     } else if (roofline) {

@@ -86,8 +86,8 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     }
     cells.push_back(row.check);
     if (row.copy_bound) {
-      cells.insert(cells.end(),
-                   {number(row.copy_bound->off_rank_bytes), number(row.copy_bound->bound_seconds)});
+      cells.insert(cells.end(), {std::to_string(row.copy_bound->off_rank_bytes),
+                                 number(row.copy_bound->bound_seconds)});
     } else if (roofline) {
       cells.insert(cells.end(), 2, "");
     }

@@ -40,8 +40,8 @@ struct RooflineCells {
 /// rate of all cores copying at once (single-copy transports, such as CMA, reach it; between
 /// nodes the network adds its own). The rate is given for what comes from other ranks.
 struct CopyBoundCells {
-  double off_rank_bytes = 0;  // per rank: (P - 1) blocks, for GB/s off-rank
-  double bound_seconds = 0;   // 2 x P blocks / memcpy's all-cores bytes per second
+  std::size_t off_rank_bytes = 0;  // per rank: (P - 1) blocks, for GB/s off-rank
+  double bound_seconds = 0;        // 2 x P blocks / memcpy's all-cores bytes per second
 };
 
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the

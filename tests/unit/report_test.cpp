@@ -230,6 +230,31 @@ TEST(CsvReporter, alltoall_rows_have_a_column_per_phase_and_quoted_specs) {
   EXPECT_EQ(csv_lines(alltoall_rows()), expected);
 }
 
+// alltoall --roofline: every reporter adds the copy bound where a row has one (P > 1) and a
+// blank where it has none; without the flag no reporter shows it (the tests above).
+TEST(Reporters, alltoall_copy_bound_columns_only_with_a_roofline) {
+  std::vector<AlltoallRow> rows = alltoall_rows();
+  rows[0].copy_bound = CopyBoundCells{1048576, 5e-5};  // 1 MiB off-rank, bound 50 us
+  const std::vector<std::string> csv = csv_lines(rows);
+  ASSERT_EQ(csv.size(), 3u);
+  EXPECT_EQ(csv[0],
+            "block_bytes,spec,exchange,median_s,min_s,max_s,gather_median_s,inter_median_s,"
+            "alltoall_median_s,check,off_rank_bytes_per_rank,copy_bound_s");
+  EXPECT_EQ(csv[1], "16,mpi,mpi,2e-06,1e-06,3e-06,,,1.5e-06,PASS,1048576,5e-05");
+  EXPECT_EQ(csv[2].substr(csv[2].size() - 7), ",FAIL,,");
+  EXPECT_EQ(to_json(rows[0])["copy_bound"],
+            (nlohmann::json{{"off_rank_bytes_per_rank", 1048576}, {"bound_seconds", 5e-5}}));
+  EXPECT_FALSE(to_json(rows[1]).contains("copy_bound"));
+  std::ostringstream out;
+  ConsoleReporter(out).report_runs(rows);
+  const std::vector<std::string> lines = lines_of(out.str());
+  EXPECT_NE(lines[0].find("vs mpi  GB/s off-rank  copy bound [us]  vs bound"), std::string::npos)
+      << lines[0];
+  // 1 MiB in the 2 us median: 524.29 GB/s; 2 us against a 50 us bound: 0.04x.
+  EXPECT_NE(lines[1].find("1.00x         524.29            50.00     0.04x"), std::string::npos)
+      << lines[1];
+}
+
 TEST(CsvReporter, fft_rows_have_the_documented_header) {
   FftRow ours = fft_row("a2afft", "row=tra(radix=2),column=mpi", true);
   ours.fftw_mpi_error = 3e-16;
