@@ -37,8 +37,7 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
                                             {"min [us]", true},
                                             {"max [us]", true}};
   if (has_vendor) columns.push_back({"vs mpi", true});
-  const bool roofline =
-      std::any_of(rows.begin(), rows.end(), [](const AlltoallRow& row) { return row.copy_bound; });
+  const bool roofline = any_copy_bound(rows);
   if (roofline) {
     columns.insert(columns.end(),
                    {{"GB/s off-rank", true}, {"copy bound [us]", true}, {"vs bound", true}});

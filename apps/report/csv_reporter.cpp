@@ -69,8 +69,7 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     header.push_back(name + "_median_s");
   header.push_back("check");
   // The roofline's columns only when the run measured one, as for the FFTs.
-  const bool roofline =
-      std::any_of(rows.begin(), rows.end(), [](const AlltoallRow& row) { return row.copy_bound; });
+  const bool roofline = any_copy_bound(rows);
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {

@@ -77,6 +77,9 @@ struct FftRow {
 /// name. Every reporter gives them in this order.
 std::vector<std::string> phase_names(const std::vector<AlltoallRow>& rows);
 
+/// Whether any row has a copy bound (alltoall --roofline): then every reporter adds its columns.
+bool any_copy_bound(const std::vector<AlltoallRow>& rows);
+
 /// The median of `mpi` at `block_bytes`, for the ratio column; 0 when it was not run.
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes);
 
