@@ -71,6 +71,27 @@ void check_fftw_alignment(const void* array, const char* what) {
                    "or fftw_malloc give it");
 }
 
+template <typename Real>
+void prepare_fftw() {
+  static const bool prepared = [] {
+    using Api = FftwApi<Real>;
+    if (Api::init_threads() == 0) throw Error("FFTW could not initialize its threads");
+    Api::make_planner_thread_safe();
+#if A2AFFT_HAVE_FFTW_MPI
+    if constexpr (std::is_same_v<Real, float>) {
+      fftwf_mpi_init();
+    } else {
+      fftw_mpi_init();
+    }
+#endif
+    return true;
+  }();
+  (void)prepared;
+}
+
+template void prepare_fftw<double>();
+template void prepare_fftw<float>();
+
 namespace {
 
 std::vector<fftw_iodim64> iodims(const std::vector<Stride>& strides) {
@@ -79,6 +100,24 @@ std::vector<fftw_iodim64> iodims(const std::vector<Stride>& strides) {
     dims.push_back({d.n, d.stride, d.out()});
   return dims;
 }
+
+// One thread for the plan made while it lives, whatever a program asked of FFTW for its own
+// plans (fftw_plan_with_nthreads is process-wide); the program's count comes back after.
+template <typename Real>
+class SingleThreadedPlanning {
+ public:
+  SingleThreadedPlanning() : program_threads_(FftwApi<Real>::planner_nthreads()) {
+    if (program_threads_ != 1) FftwApi<Real>::plan_with_nthreads(1);
+  }
+  ~SingleThreadedPlanning() {
+    if (program_threads_ != 1) FftwApi<Real>::plan_with_nthreads(program_threads_);
+  }
+  SingleThreadedPlanning(const SingleThreadedPlanning&) = delete;
+  SingleThreadedPlanning& operator=(const SingleThreadedPlanning&) = delete;
+
+ private:
+  int program_threads_;
+};
 
 unsigned plan_flags(Rigor rigor, bool aligned) {
   return fftw_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
@@ -91,6 +130,8 @@ template <typename Real>
 FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
                          Complex* in, Complex* out, Direction direction, Rigor rigor,
                          bool aligned) {
+  prepare_fftw<Real>();
+  const SingleThreadedPlanning<Real> one_thread;
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
@@ -103,6 +144,8 @@ template <typename Real>
 FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
                          Real* in, Complex* out, Rigor rigor, bool aligned)
     : kind_(TransformKind::r2c) {
+  prepare_fftw<Real>();
+  const SingleThreadedPlanning<Real> one_thread;
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
@@ -114,6 +157,8 @@ template <typename Real>
 FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
                          Complex* in, Real* out, Rigor rigor, bool aligned)
     : kind_(TransformKind::c2r) {
+  prepare_fftw<Real>();
+  const SingleThreadedPlanning<Real> one_thread;
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
@@ -160,24 +205,7 @@ int rank_of(MPI_Comm comm) {
 }
 
 // Wisdom is shared in plain MPI, as fftw(f)_mpi_broadcast_wisdom and fftw(f)_mpi_gather_wisdom
-// share it, so that the library works with any MPI, also one FFTW-MPI was not built for. Where
-// the build has FFTW-MPI (A2AFFT_HAVE_FFTW_MPI), fftw(f)_mpi_init comes first: wisdom that
-// FFTW-MPI's own plans wrote (the CLI's fftw-mpi engine) names MPI solvers, which only an
-// initialized FFTW-MPI can read back.
-template <typename Real>
-void prepare_wisdom() {
-#if A2AFFT_HAVE_FFTW_MPI
-  static const bool initialized = [] {
-    if constexpr (std::is_same_v<Real, float>) {
-      fftwf_mpi_init();
-    } else {
-      fftw_mpi_init();
-    }
-    return true;
-  }();
-  (void)initialized;
-#endif
-}
+// share it, so that the library works with any MPI, also one FFTW-MPI was not built for.
 
 int count_of(std::size_t bytes) {
   if (bytes > static_cast<std::size_t>(INT_MAX)) throw Error("FFTW wisdom beyond 2 GiB");
@@ -251,7 +279,7 @@ std::string described_file(const std::string& path) {
 
 template <typename Real>
 void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
-  prepare_wisdom<Real>();
+  prepare_fftw<Real>();
   const std::string file = wisdom_path<Real>(path);
   int status = 0;  // 0: nothing to read, 1: read, 2: not wisdom
   if (rank_of(comm) == 0 && std::filesystem::exists(file)) {
@@ -267,7 +295,7 @@ void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name
 
 template <typename Real>
 void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
-  prepare_wisdom<Real>();
+  prepare_fftw<Real>();
   const std::string file = wisdom_path<Real>(path);
   gather_wisdom<Real>(comm);
   int written = 1;

@@ -21,6 +21,25 @@ using a2afft::Complex;
 using a2afft::Rigor;
 using a2afft::Scaling;
 
+/// Readies FFTW's process-wide state of precision `Real` (planner, wisdom, twiddles: one per
+/// library, shared with every other FFTW user in the process) before a2afft plans with it, so
+/// that other users cannot invalidate a2afft's plans (docs/fftw-global-state.md):
+/// - fftw(f)_init_threads. FFTW 3.3.9 and later, asked for fftw_plan_with_nthreads() before
+///   fftw_init_threads() (mpi4py-fft asks before every plan it makes), first calls
+///   fftw_cleanup(). That frees the planner's solvers, which existing plans still point to:
+///   destroying an a2afft plan made before then read freed memory (issue 30, a crash under
+///   Python beside mpi4py-fft).
+/// - fftw(f)_make_planner_thread_safe: planning in other threads waits for a2afft's, and ours
+///   for theirs (FFTW's planner is not reentrant).
+/// - a2afft's plans are single-threaded (one rank per core uses the cores already): each is made
+///   with fftw_plan_with_nthreads(1), and a program's own setting is restored after.
+/// - fftw(f)_mpi_init where the build has FFTW-MPI: wisdom written by FFTW-MPI's plans names
+///   its solvers, which only an initialized FFTW-MPI reads back.
+/// Once per precision and process; thread-safe. Every FftwPlan calls it, and so does every
+/// other place that plans with FFTW.
+template <typename Real>
+void prepare_fftw();
+
 Rigor parse_rigor(std::string_view text);  // throws UsageError listing the valid words
 std::string_view to_string(Rigor rigor);
 unsigned fftw_flags(Rigor rigor);
@@ -83,6 +102,10 @@ struct FftwApi<double> {
   static constexpr auto export_wisdom_file = fftw_export_wisdom_to_filename;
   static constexpr auto import_wisdom_file = fftw_import_wisdom_from_filename;
   static constexpr auto free = fftw_free;
+  static constexpr auto init_threads = fftw_init_threads;
+  static constexpr auto make_planner_thread_safe = fftw_make_planner_thread_safe;
+  static constexpr auto planner_nthreads = fftw_planner_nthreads;
+  static constexpr auto plan_with_nthreads = fftw_plan_with_nthreads;
 };
 
 template <>
@@ -101,6 +124,10 @@ struct FftwApi<float> {
   static constexpr auto export_wisdom_file = fftwf_export_wisdom_to_filename;
   static constexpr auto import_wisdom_file = fftwf_import_wisdom_from_filename;
   static constexpr auto free = fftwf_free;
+  static constexpr auto init_threads = fftwf_init_threads;
+  static constexpr auto make_planner_thread_safe = fftwf_make_planner_thread_safe;
+  static constexpr auto planner_nthreads = fftwf_planner_nthreads;
+  static constexpr auto plan_with_nthreads = fftwf_plan_with_nthreads;
 };
 
 /// Which transform a plan computes: complex to complex, real to complex (the last transform

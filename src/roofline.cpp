@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "collective_checks.hpp"
+#include "fftw_plan.hpp"
 #include "mpi/comm.hpp"
 #include "topology/hardware.hpp"
 
@@ -111,20 +112,20 @@ double measure_fft_compute_roof(MPI_Comm comm) {
   auto* out = static_cast<fftw_complex*>(fftw_malloc(elements * sizeof(fftw_complex)));
   const std::unique_ptr<void, void (*)(void*)> free_in(in, fftw_free);
   const std::unique_ptr<void, void (*)(void*)> free_out(out, fftw_free);
-  int length = kLength;
   // Every rank plans alike (FFTW_MEASURE overwrites the arrays), so wisdom stays the same on
-  // every rank; out of place with the input preserved, so repeated runs never grow the values.
-  const fftw_plan plan =
-      fftw_plan_many_dft(1, &length, kBatch, in, nullptr, 1, kLength, out, nullptr, 1, kLength,
-                         FFTW_FORWARD, FFTW_MEASURE | FFTW_PRESERVE_INPUT);
-  const std::unique_ptr<fftw_plan_s, void (*)(fftw_plan)> destroy(plan, fftw_destroy_plan);
+  // every rank; out of place, where FFTW preserves the input, so repeated runs never grow the
+  // values.
+  auto* in_points = reinterpret_cast<Complex*>(in);
+  auto* out_points = reinterpret_cast<Complex*>(out);
+  const fft::FftwPlan<double> plan({{kLength, 1}}, {{kBatch, kLength}}, in_points, out_points,
+                                   fft::Direction::forward, Rigor::measure);
   for (std::size_t i = 0; i < elements; ++i) {
     in[i][0] = std::cos(0.001 * static_cast<double>(i));
     in[i][1] = std::sin(0.003 * static_cast<double>(i));
   }
   const auto transforms = [&] {
     for (int i = 0; i < kPerRound; ++i)
-      fftw_execute(plan);
+      plan.execute(in_points, out_points);
   };
   const double seconds = median(timed_rounds(node.get(), node.rank() == 0, transforms));
   double rate = fft_flops(Kind::c2c, kLength, kBatch) * kPerRound / seconds;
