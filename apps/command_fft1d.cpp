@@ -152,8 +152,8 @@ int run_fft1d(const Fft1dCommandOptions& options) {
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
-    makers.push_back(
-        {"fftw-mpi", [&] { return make_fftw_mpi_1d(MPI_COMM_WORLD, n, rigor, transform); }});
+    makers.push_back(fftw_mpi_maker(
+        engines.ours, [&] { return make_fftw_mpi_1d(MPI_COMM_WORLD, n, rigor, transform); }));
   }
 #endif
   if (engines.ours) {

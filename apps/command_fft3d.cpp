@@ -125,10 +125,9 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (engines.fftw_mpi) {
-    makers.push_back({"fftw-mpi", [&] {
-                        return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform,
-                                                two_d);
-                      }});
+    makers.push_back(fftw_mpi_maker(engines.ours, [&] {
+      return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform, two_d);
+    }));
   }
 #endif
   if (engines.ours) {

@@ -228,13 +228,15 @@ std::vector<Complex> Fft1dCandidate::gather_output() const {
   return natural;
 }
 
-CandidateMaker skipping_refusal_if(bool from_all, std::string spec, MakeCandidate make) {
-  auto skipping = [from_all, make = std::move(make)]() -> std::unique_ptr<FftCandidate> {
+CandidateMaker skipping_refusal_if(bool skip, std::string spec, MakeCandidate make,
+                                   std::string consequence) {
+  auto skipping = [skip, make = std::move(make),
+                   consequence = std::move(consequence)]() -> std::unique_ptr<FftCandidate> {
     try {
       return make();
     } catch (const UsageError& error) {
-      if (!from_all) throw;
-      if (is_printing_rank()) std::cout << "# not run: " << error.what() << '\n';
+      if (!skip) throw;
+      if (is_printing_rank()) std::cout << "# not run: " << error.what() << consequence << '\n';
       return nullptr;
     }
   };

@@ -170,9 +170,11 @@ struct CandidateMaker {
   MakeCandidate make;
 };
 
-/// A refusal (UsageError) from `make` for a backend that came in through `all` is printed as
-/// `# not run: ...` and skipped; other makers' errors stop the run.
-CandidateMaker skipping_refusal_if(bool from_all, std::string spec, MakeCandidate make);
+/// A refusal (UsageError) from `make` is printed as `# not run: <why><consequence>` and skipped
+/// when `skip` (a backend that came in through `all`, a reference engine beside a2afft's rows);
+/// otherwise it is the run's one error (exit 2). Other errors stop the run.
+CandidateMaker skipping_refusal_if(bool skip, std::string spec, MakeCandidate make,
+                                   std::string consequence = {});
 
 /// Makes candidates and drops each whose engine and describe() equal an earlier one's: timing
 /// the same plan twice tells nothing (on one rank every exchange is `-`). Remembers only names,

@@ -85,6 +85,11 @@ class FftwMpi3d final : public FftCandidate {
         shape_(shape),
         transposed_output_(transposed_output),
         two_d_(two_d) {
+    int ranks = 0;
+    MPI_Comm_size(comm, &ranks);
+    if (const std::string why = fftw_mpi_refusal(shape, ranks, two_d); !why.empty()) {
+      throw UsageError(why);
+    }
     initialize<Real>();
     const bool r2c = transform.kind == Kind::r2c;
     const auto howmany = static_cast<ptrdiff_t>(transform.batch);
@@ -133,8 +138,8 @@ class FftwMpi3d final : public FftCandidate {
     }
     if (forward_ == nullptr || backward_ == nullptr) {
       release();  // the destructor does not run for a constructor that throws
-      throw Error("FFTW-MPI could not plan " + shape_to_string(shape) + " " +
-                  transform.to_string());
+      throw UsageError("fftw-mpi: FFTW-MPI could not plan " + shape_to_string(shape) + " " +
+                       transform.to_string() + " on " + std::to_string(ranks) + " ranks");
     }
   }
   ~FftwMpi3d() override { release(); }
@@ -214,8 +219,8 @@ class FftwMpi1d final : public FftCandidate {
       release();  // the destructor does not run for a constructor that throws
       int ranks = 0;
       MPI_Comm_size(comm, &ranks);
-      throw UsageError("FFTW-MPI cannot plan a 1D transform of N=" + std::to_string(n) + " on " +
-                       std::to_string(ranks) + " ranks; leave fftw-mpi out with --engine a2afft");
+      throw UsageError("fftw-mpi: FFTW-MPI cannot plan a 1D transform of N=" + std::to_string(n) +
+                       " on " + std::to_string(ranks) + " ranks");
     }
   }
   ~FftwMpi1d() override { release(); }
@@ -263,6 +268,24 @@ class FftwMpi1d final : public FftCandidate {
 };
 
 }  // namespace
+
+std::string fftw_mpi_refusal(const std::array<std::size_t, 3>& shape, int ranks, bool two_d) {
+  const std::size_t n0 = shape[two_d ? 1 : 0];
+  const std::size_t n1 = shape[two_d ? 2 : 1];
+  const auto p = static_cast<std::size_t>(ranks);
+  if (n0 >= p && n1 >= p) return "";
+  const std::string array =
+      two_d ? std::to_string(n0) + "x" + std::to_string(n1) : shape_to_string(shape);
+  return "fftw-mpi: FFTW-MPI is not run on " + array + " over " + std::to_string(ranks) +
+         " ranks: it needs at least one plane per rank along n0 and n1 (here " +
+         std::to_string(n0) + " and " + std::to_string(n1) +
+         "); with fewer, FFTW-MPI 3.3.10 fails to plan or corrupts its heap while planning";
+}
+
+CandidateMaker fftw_mpi_maker(bool beside_a2afft, MakeCandidate make) {
+  return skipping_refusal_if(beside_a2afft, "fftw-mpi", std::move(make),
+                             "; the a2afft rows run without it");
+}
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,

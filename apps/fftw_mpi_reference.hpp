@@ -27,6 +27,18 @@ std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                bool transposed_output, const Transform& transform,
                                                bool two_d = false);
 
+/// Why FFTW-MPI is not run on a 3D array of `shape` (a 2D one of shape[1] x shape[2] when
+/// `two_d`) over `ranks` ranks, or "" where it is: FFTW-MPI 3.3.10 with fewer planes than ranks
+/// along the two dimensions it distributes (n0, and n1 where its transposes split the array)
+/// fails to plan (1x1x1 c2c on 2 ranks) or corrupts its heap while planning (1x1x1 with natural
+/// output on 2 ranks, 8x1x1 on 4), so such cases are refused before FFTW-MPI sees them.
+std::string fftw_mpi_refusal(const std::array<std::size_t, 3>& shape, int ranks, bool two_d);
+
+/// The fftw-mpi engine as one maker of the run. A case FFTW-MPI cannot run is `# not run: ...;
+/// the a2afft rows run without it` where a2afft's rows run too (`beside_a2afft`), and the run's
+/// one error (exit 2) where fftw-mpi was asked for alone.
+CandidateMaker fftw_mpi_maker(bool beside_a2afft, MakeCandidate make);
+
 /// FFTW-MPI's 1D transform of `transform`'s precision and fields (c2c):
 /// fftw(f)_mpi_plan_many_dft of rank 1, howmany = the batch (interleaved), natural order on both
 /// sides, out of place: forward reads the loaded array and writes a second, backward the reverse.

@@ -75,6 +75,18 @@ const std::vector<ErrorCase>& error_cases() {
      A2AFFT_HAVE_FFTW_MPI
          ? R"re(fft1d --n=1099511627776 needs about .* on rank 0 \(gathered output and reference 32.0 TiB\))re"
          : R"re(fft1d --n=1099511627776 needs about .* on rank 0 \(gathered output 16.0 TiB\))re"},
+    // FFTW-MPI asked for alone on a case it cannot run (issue 30): one line, exit 2; beside
+    // a2afft's rows it is skipped instead (cli.fftw_mpi_refusals_skipped).
+    {"fftw_mpi_alone_1x1x1", 2, {}, {"fft3d", "--size", "1x1x1", "--engine", "fftw-mpi"},
+     A2AFFT_HAVE_FFTW_MPI
+         ? R"re(error: fftw-mpi: FFTW-MPI is not run on 1x1x1 over 2 ranks: it needs at least one plane per rank along n0 and n1 \(here 1 and 1\); with fewer, FFTW-MPI 3.3.10 fails to plan)re"
+         : R"re(--engine=fftw-mpi is not in this build)re"},
+    {"fftw_mpi_alone_natural_r2c_float", 2, {}, {"fft3d", "--size", "2x1x1", "--output", "natural", "--kind", "r2c", "--precision", "float", "--engine", "fftw-mpi"},
+     A2AFFT_HAVE_FFTW_MPI ? R"re(error: fftw-mpi: FFTW-MPI is not run on 2x1x1 over 2 ranks: .*\(here 2 and 1\))re"
+                          : R"re(--engine=fftw-mpi is not in this build)re"},
+    {"fftw_mpi_alone_2d", 3, {}, {"fft2d", "--size", "2x8", "--engine", "fftw-mpi"},
+     A2AFFT_HAVE_FFTW_MPI ? R"re(error: fftw-mpi: FFTW-MPI is not run on 2x8 over 3 ranks: .*\(here 2 and 8\))re"
+                          : R"re(--engine=fftw-mpi is not in this build)re"},
     {"memory_alltoall", 2, {}, {"alltoall", "--sizes", "1024G", "--exchange", "mpi"},
      R"re(alltoall --sizes=1099511627776 needs about .*send pattern 2.0 TiB)re"},
     {"radix_too_large", 2, {}, {"alltoall", "--exchange", "tra:radix=3"},
