@@ -54,6 +54,31 @@ step "$cmake" -S "$source/examples" -B "$work/with-cmake" -DCMAKE_PREFIX_PATH="$
   -DMPI_Fortran_COMPILER="${MPIFORT:-mpifort}"
 step "$cmake" --build "$work/with-cmake" -j 2
 
+# 1b. Projects of one language each find the package without enabling another (issue 30: a
+# C++-only project was told to enable C): project(... CXX), (... C) and (... Fortran).
+one_language_project() {
+  local language=$1 program=$2 sources=$3 libraries=${4:-}
+  local dir=$work/only-$language
+  mkdir -p "$dir"
+  cat > "$dir/CMakeLists.txt" <<CMAKE
+cmake_minimum_required(VERSION 3.20)
+project(only_$language LANGUAGES $language)
+find_package(a2afft 0.1 REQUIRED)
+add_executable($program $sources)
+target_link_libraries($program PRIVATE a2afft::a2afft $libraries)
+CMAKE
+  step "$cmake" -S "$dir" -B "$dir/build" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release \
+    -DMPI_C_COMPILER="${MPICC:-mpicc}" -DMPI_CXX_COMPILER="${MPICXX:-mpicxx}" \
+    -DMPI_Fortran_COMPILER="${MPIFORT:-mpifort}"
+  step "$cmake" --build "$dir/build"
+  cp "$dir/build/$program" "$work/with-cmake/${program}_only_$language"
+}
+one_language_project CXX fft3d_hello "$source/examples/fft3d_hello.cpp"
+one_language_project C fft3d_hello_c "$source/examples/fft3d_hello.c" m  # m: cexp
+# The Fortran example's own `use mpi` comes with the Fortran MPI target a2afft::a2afft carries.
+one_language_project Fortran fft3d_hello_f \
+  "\${a2afft_FORTRAN_MODULE} $source/examples/fft3d_hello.f90"
+
 # 2. pkg-config and the MPI compiler wrapper.
 mkdir -p "$work/with-pkg-config"
 export PKG_CONFIG_PATH=$prefix/$libdir/pkgconfig
@@ -103,6 +128,9 @@ for build_kind in with-cmake with-pkg-config; do
   check_example "$build_kind" fft3d_hello_c "^fft3d from C: 32x24x20, RANKS ranks, row=.*,column="
   check_example "$build_kind" fft3d_hello_f "^fft3d from Fortran: 32x24x20, RANKS ranks, row=.*,column="
 done
+check_example with-cmake fft3d_hello_only_CXX "^fft3d: 32x24x20, RANKS ranks, grid [0-9]x[0-9], row=.*,column="
+check_example with-cmake fft3d_hello_c_only_C "^fft3d from C: 32x24x20, RANKS ranks, row=.*,column="
+check_example with-cmake fft3d_hello_f_only_Fortran "^fft3d from Fortran: 32x24x20, RANKS ranks, row=.*,column="
 
 # The applications, briefly: a Poisson solve to round-off, and a few Taylor–Green steps.
 for build_kind in with-cmake with-pkg-config; do
@@ -138,4 +166,4 @@ if [[ -n ${A2AFFT_TEST_PYTHON:-} ]]; then
   grep -q "max error .* PASS" <<< "$output" || fail "examples/python/poisson.py: no PASS"
   python_note="; the Python package imported from the prefix"
 fi
-echo "PASS: installed; 4 examples and 2 applications built with find_package and with pkg-config, ran at 1, 2 and 3 ranks$python_note"
+echo "PASS: installed; 4 examples and 2 applications built with find_package and with pkg-config, the hello programs also in C++-, C- and Fortran-only projects, ran at 1, 2 and 3 ranks$python_note"
