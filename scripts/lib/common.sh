@@ -54,7 +54,12 @@ a2afft_build() {
   # PATH, e.g. pyenv's, would not see them).
   local python=()
   [ -x /usr/bin/python3 ] && python=(-DPython3_EXECUTABLE=/usr/bin/python3)
-  cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "${python[@]}" "$@" >/dev/null
+  # Configure's own summary (what is built, what is left out and why) is all it shows, unless
+  # configure fails.
+  local log
+  log=$(cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "${python[@]}" "$@" 2>&1) ||
+    { echo "$log"; return 1; }
+  sed -n '/^-- a2afft [0-9.]* summary /,/^-- Configuring done/p' <<<"$log" | grep -v '^-- Configuring done'
   cmake --build "$A2AFFT_BUILD" -j "$(nproc)"
 }
 
