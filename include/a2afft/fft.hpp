@@ -6,6 +6,10 @@
 #include <array>
 #include <complex>
 #include <cstddef>
+#include <memory>
+#include <string>
+
+#include <a2afft/layout.hpp>
 
 namespace a2afft {
 
@@ -97,6 +101,139 @@ struct TransformTraffic {
   std::size_t array_bytes = 0;
   /// This rank's share of fft_flops() of the transform: the total over the number of ranks.
   double flops = 0;
+};
+
+/// What a plan transforms: its kind, the precision of its arrays and the fields it moves
+/// together. The typed forward() and backward() overloads and execute() dispatch on it, not on
+/// the pointer types alone; `to_string()` names it in reports (`r2c float, batch 3`). (The
+/// descriptor that later per-axis kinds, r2r transforms and padding extend.)
+struct Transform {
+  Kind kind = Kind::c2c;
+  Precision precision = Precision::double_precision;
+  /// Fields transformed together, >= 1 (see PlanOptions::batch).
+  std::size_t batch = 1;
+
+  /// Bytes of one scalar of the complex side (a Complex or ComplexFloat) and of the input side
+  /// (real for r2c), of one field.
+  std::size_t complex_bytes() const;
+  std::size_t input_scalar_bytes() const;
+  /// `c2c double`, `r2c float, batch 3`.
+  std::string to_string() const;
+};
+
+/// The options every distributed FFT (Fft3d, Fft2d, Fft1d) is planned with. Every field has a
+/// working default; set only what you need. Each plan's own options add what is its own (the
+/// grid, the output order, N1).
+struct PlanOptions {
+  /// The all-to-all of every transpose: `auto` (time the candidates at construction, keep the
+  /// fastest) or any backend spec `a2afft list` shows, e.g. `pairwise`, `tra:radix=4`, `onmpml`.
+  std::string exchange = "auto";
+  Rigor rigor = Rigor::measure;
+  Scaling scaling = Scaling::none;
+  /// FFTW wisdom: when set, rank 0 reads the file (if it exists) before planning and writes
+  /// what planning learned back to it, so later plans of the same sizes are made fast.
+  std::string wisdom_file;
+  /// The node layout the exchanges see; empty: the real machine (or A2AFFT_* variables).
+  LayoutRequest layout;
+  /// c2c (complex input), or r2c (real input; the output has n/2+1 points along the last
+  /// dimension, so every transpose moves about half the bytes of the c2c). Fft1d is c2c only.
+  Kind kind = Kind::c2c;
+  /// double or single: the arrays are Complex and double, or ComplexFloat and float.
+  Precision precision = Precision::double_precision;
+  /// Fields transformed together (e.g. 3 velocity components), >= 1. They are interleaved,
+  /// field fastest: value f of point p is element p * batch + f of the array, the layout of an
+  /// array of structs (u, v, w) and of FFTW's howmany with stride batch, distance 1. Each
+  /// transpose moves all fields in one exchange (its latency paid once, not per field).
+  std::size_t batch = 1;
+
+  /// The plan's transform descriptor: {kind, precision, batch}.
+  Transform transform() const { return {kind, precision, batch}; }
+};
+
+namespace detail {
+class FftCore;
+}
+
+/// What every distributed FFT offers (Fft3d, Fft2d and Fft1d are built on it): the transforms
+/// themselves, for every kind and precision, and what they cost. Planning happens in the
+/// derived constructors; forward() and backward() allocate and plan nothing. Not thread-safe;
+/// destroy a plan before MPI_Finalize, in the same order on every rank.
+class DistributedFft {
+ public:
+  virtual ~DistributedFft();
+  DistributedFft(DistributedFft&&) noexcept;
+  DistributedFft& operator=(DistributedFft&&) noexcept;
+  DistributedFft(const DistributedFft&) = delete;
+  DistributedFft& operator=(const DistributedFft&) = delete;
+
+  /// What the plan transforms: kind, precision and fields.
+  Transform transform() const;
+  Kind kind() const;
+  Precision precision() const;
+  std::size_t batch() const;
+
+  /// Scalars of the local input (forward's `in`, backward's `out`: real for r2c), of the local
+  /// output (complex), and complex numbers of an array for in-place transforms, all fields.
+  std::size_t input_elements() const;
+  std::size_t output_elements() const;
+  std::size_t in_place_elements() const;
+  /// The same in bytes, in the plan's types.
+  std::size_t input_bytes() const;
+  std::size_t output_bytes() const;
+  std::size_t in_place_bytes() const;
+
+  /// Transforms `in` (input_elements(), stored as the plan's input box says) into `out`
+  /// (output_elements(), stored as its output box says). Out of place (`in` is only read; the
+  /// arrays must not overlap) or in place (in == out, holding in_place_elements()). The arrays
+  /// must be aligned as new, malloc, std::vector and fftw_malloc give (16 bytes); otherwise
+  /// every rank throws UsageError naming the rank. A rank that holds nothing may pass nullptr.
+  /// Collective over the plan's ranks.
+  /// The overload must match the plan's transform (c2c double: this one; see below); another
+  /// throws UsageError naming the one to call.
+  void forward(const Complex* in, Complex* out);
+  /// Transforms `in` (the output's layout) into `out` (the input's), scaled as the options say;
+  /// otherwise as forward().
+  void backward(const Complex* in, Complex* out);
+  /// c2c float.
+  void forward(const ComplexFloat* in, ComplexFloat* out);
+  void backward(const ComplexFloat* in, ComplexFloat* out);
+  /// r2c double: real in, complex out; backward is the c2r.
+  void forward(const double* in, Complex* out);
+  void backward(const Complex* in, double* out);
+  /// r2c float.
+  void forward(const float* in, ComplexFloat* out);
+  void backward(const ComplexFloat* in, float* out);
+  /// A rank that holds nothing may pass nullptr, whatever the plan's transform.
+  void forward(std::nullptr_t, std::nullptr_t);
+  void backward(std::nullptr_t, std::nullptr_t);
+  /// forward() or backward() for callers that hold untyped memory (the C, Fortran and Python
+  /// bindings): `in` and `out` hold `in_bytes` and `out_bytes` of the plan's types. Throws
+  /// UsageError on every rank when some rank's array is smaller than its side needs (in place:
+  /// in_place_bytes()), before anything is transformed.
+  void execute(Direction direction, const void* in, std::size_t in_bytes, void* out,
+               std::size_t out_bytes);
+
+  /// Bytes of the plan's own arrays on this rank (the work array, the exchanges' send and
+  /// receive buffers). Not counted: the exchanges' internal scratch and FFTW's plans.
+  std::size_t workspace_bytes() const;
+  /// What forward() (or backward()) reads and writes in memory and computes on this rank,
+  /// counted from the schedule the plan runs; see TransformTraffic. Local, no communication.
+  TransformTraffic traffic(Direction direction = Direction::forward) const;
+  /// Which exchanges really run, e.g. `row=-,column=auto→pairwise` (each an
+  /// Exchange::describe(), or `-` for a transpose inside one rank).
+  std::string describe() const;
+  /// Where the last forward() or backward() spent its time on this rank.
+  FftTimes last_times() const;
+
+ protected:
+  /// The derived constructors plan the engine, then hand it over.
+  explicit DistributedFft(std::unique_ptr<detail::FftCore> core);
+  const detail::FftCore& core() const { return *core_; }
+
+ private:
+  template <typename In, typename Out>
+  void run(bool forward, const In* in, Out* out, std::string size_failure = {});
+  std::unique_ptr<detail::FftCore> core_;
 };
 
 }  // namespace a2afft

@@ -22,29 +22,15 @@ enum class Fft1dOutput {
   scrambled,
 };
 
-/// How an Fft1d is planned; every field has a working default.
-struct Fft1dOptions {
-  /// The all-to-all of the three transposes: `auto` or any backend spec (see `a2afft list`).
-  std::string exchange = "auto";
+/// How an Fft1d is planned: the options every FFT shares (PlanOptions; `exchange` runs the
+/// three transposes) and the 1D plan's own. The kind is c2c only: a real vector is passed as
+/// complex. (An r2c of N reals as a c2c of N/2 complex numbers needs that transform's points k
+/// and N/2-k together, which live on different ranks: one more global exchange, so it would
+/// gain little over the c2c; FFTW-MPI has no 1D r2c either.)
+struct Fft1dOptions : PlanOptions {
   /// The factor N1 of N = N1 * N2; 0 chooses one near sqrt(N) that the ranks divide.
   std::size_t n1 = 0;
-  Rigor rigor = Rigor::measure;
   Fft1dOutput output = Fft1dOutput::natural;
-  /// FFTW wisdom read before and written after planning, as Fft3dOptions::wisdom_file.
-  std::string wisdom_file;
-  Scaling scaling = Scaling::none;
-  /// The node layout the exchange sees; empty: the real machine (or A2AFFT_* variables).
-  LayoutRequest layout;
-  /// double or single: the arrays are Complex or ComplexFloat. (There is no `kind`: a real
-  /// vector is passed as complex. An r2c of N reals as a c2c of N/2 complex numbers needs that
-  /// transform's points k and N/2-k together, which live on different ranks: one more global
-  /// exchange, so it would gain little over the c2c; FFTW-MPI has no 1D r2c either. See the
-  /// README.)
-  Precision precision = Precision::double_precision;
-  /// Fields transformed together, >= 1, interleaved as in Fft3dOptions::batch (field fastest:
-  /// value f of point i is element i * batch + f). Each transpose moves all fields in one
-  /// exchange, so its latency is paid once, not per field.
-  std::size_t batch = 1;
 };
 
 /// A distributed 1D complex-to-complex FFT of length N, double or float, of one field or a
@@ -58,19 +44,20 @@ struct Fft1dOptions {
 ///     std::vector<a2afft::Complex> x(fft.local_elements());
 ///     fft.forward(x.data(), x.data());
 ///
-/// Planning happens in the constructor; forward() and backward() allocate and plan nothing.
-/// Not thread-safe; destroy it before MPI_Finalize, in the same order on every rank.
-class Fft1d {
+/// forward(), backward() and execute() (DistributedFft) take local_elements() complex numbers
+/// in natural order to as many in the output order and back; in place (in == out) or not.
+/// describe() says `sixstep(N1=..,N2=..[,scrambled]): <Exchange::describe()>`. Planning happens
+/// in the constructor; forward() and backward() allocate and plan nothing. Not thread-safe;
+/// destroy it before MPI_Finalize, in the same order on every rank.
+class Fft1d : public DistributedFft {
  public:
   /// Collective over `comm`, with the same arguments on every rank. Throws UsageError (the
   /// same message on every rank) for N = 0, an N or N1 the ranks cannot split, a bad exchange
   /// spec, an unreadable wisdom file, or arguments that differ between ranks.
   Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options = {});
-  ~Fft1d();
+  ~Fft1d() override;
   Fft1d(Fft1d&&) noexcept;
   Fft1d& operator=(Fft1d&&) noexcept;
-  Fft1d(const Fft1d&) = delete;
-  Fft1d& operator=(const Fft1d&) = delete;
 
   /// {N1, N2} a plan of length `n` on `ranks` ranks would use (`n1` = 0 chooses); throws
   /// UsageError, naming N, P and valid alternatives, where the constructor would. Pure.
@@ -86,8 +73,6 @@ class Fft1d {
   std::size_t length() const;
   std::size_t n1() const;
   std::size_t n2() const;
-  Precision precision() const;
-  std::size_t batch() const;
   /// N/P: the points of this rank's input and output.
   std::size_t local_points() const;
   /// N/P times the batch: the complex numbers of this rank's input and output (and of an
@@ -99,46 +84,12 @@ class Fft1d {
   /// output is natural; see Fft1dOutput::scrambled); its fields are elements i * batch + f.
   std::size_t output_index(std::size_t i) const;
 
-  /// Transforms `in` (local_elements()) into `out` (as many, in the output order). Out of place
-  /// (`in` is only read) or in place (in == out); aligned as Fft3d::forward() says. Collective.
-  /// The overload must match the plan's precision (double: this one); the other throws
-  /// UsageError naming the one to call.
-  void forward(const Complex* in, Complex* out);
-  /// Transforms `in` (in the output order) into `out` (natural order), scaled as the options
-  /// say.
-  void backward(const Complex* in, Complex* out);
-  /// Single precision.
-  void forward(const ComplexFloat* in, ComplexFloat* out);
-  void backward(const ComplexFloat* in, ComplexFloat* out);
-  /// Whatever the precision; every rank holds points, so nullptr is an error, as null arrays
-  /// are in the typed calls (the overload exists so that the call is not ambiguous).
-  void forward(std::nullptr_t, std::nullptr_t);
-  void backward(std::nullptr_t, std::nullptr_t);
-
   /// Bytes of the local input and output alike (and of an in-place array), in the plan's type.
   std::size_t local_bytes() const;
-  /// forward() or backward() for callers that hold untyped memory (the C, Fortran and Python
-  /// bindings), as Fft3d::execute(): `in` and `out` hold `in_bytes` and `out_bytes` of the
-  /// plan's complex type; an array smaller than local_bytes() on any rank throws UsageError on
-  /// every rank before anything is transformed.
-  void execute(Direction direction, const void* in, std::size_t in_bytes, void* out,
-               std::size_t out_bytes);
-
-  /// Bytes of the plan's own arrays on this rank (the work array, the exchange's buffers).
-  std::size_t workspace_bytes() const;
-  /// What forward() (or backward()) reads and writes in memory and computes on this rank, counted
-  /// from the schedule the plan runs; see TransformTraffic. Local, no communication.
-  TransformTraffic traffic(Direction direction = Direction::forward) const;
-  /// `sixstep(N1=..,N2=..[,scrambled]): <Exchange::describe()>`.
-  std::string describe() const;
-  /// The split of the last forward() or backward() on this rank.
-  FftTimes last_times() const;
 
  private:
-  struct Plan;
-  template <typename In, typename Out>
-  void run(bool forward, const In* in, Out* out, std::string size_failure = {});
-  std::unique_ptr<Plan> plan_;
+  struct Layout;  // the six-step geometry that places the points
+  std::unique_ptr<Layout> layout_;
 };
 
 }  // namespace a2afft

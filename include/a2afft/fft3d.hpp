@@ -23,39 +23,22 @@ enum class Fft3dOutput {
   natural,
 };
 
-/// How an Fft3d is planned. Every field has a working default; set only what you need:
+/// How an Fft3d is planned: the options every FFT shares (PlanOptions: exchange, rigor,
+/// scaling, wisdom, layout, kind, precision, batch) and the 3D plan's own. Every field has a
+/// working default; set only what you need:
 ///
 ///     a2afft::Fft3dOptions options;
 ///     options.scaling = a2afft::Scaling::full;
 ///     a2afft::Fft3d fft(MPI_COMM_WORLD, {256, 256, 256}, options);
-struct Fft3dOptions {
+struct Fft3dOptions : PlanOptions {
   /// The p0 x p1 process grid, p0 * p1 = the communicator's size; {0, 0} chooses the most
   /// square grid with p0 >= p1 (slabs, p1 = 1, on a prime number of ranks).
   std::array<int, 2> grid{0, 0};
   /// The all-to-all of the transpose among the p1 ranks of a grid row, and among the p0 ranks
-  /// of a column: `auto` (time the candidates at construction, keep the fastest) or any
-  /// backend spec `a2afft list` shows, e.g. `pairwise`, `tra:radix=4`, `onmpml`.
-  std::string row_exchange = "auto";
-  std::string column_exchange = "auto";
-  Rigor rigor = Rigor::measure;
+  /// of a column, when they should differ from `exchange`; empty: `exchange`.
+  std::string row_exchange;
+  std::string column_exchange;
   Fft3dOutput output = Fft3dOutput::transposed;
-  /// FFTW wisdom: when set, rank 0 reads the file (if it exists) before planning and writes
-  /// what planning learned back to it, so later plans of the same sizes are made fast.
-  std::string wisdom_file;
-  Scaling scaling = Scaling::none;
-  /// The node layout the exchanges see; empty: the real machine (or A2AFFT_* variables).
-  LayoutRequest layout;
-  /// c2c (complex input) or r2c (real input; the output has n2/2+1 points along dimension 2,
-  /// so every transpose moves about half the bytes of the c2c).
-  Kind kind = Kind::c2c;
-  /// double or single: the arrays are Complex and double, or ComplexFloat and float.
-  Precision precision = Precision::double_precision;
-  /// Fields transformed together (e.g. 3 velocity components), >= 1. They are interleaved,
-  /// field fastest: value f of point p is element p * batch + f of the array, the layout of an
-  /// array of structs (u, v, w) and of FFTW's howmany with stride batch, distance 1. Each
-  /// transpose moves all fields in one exchange (its latency paid once, not per field), and a
-  /// point's fields travel together without a pack of their own.
-  std::size_t batch = 1;
 };
 
 /// A distributed 3D FFT on a p0 x p1 pencil grid: c2c or r2c, double or float, of one field or
@@ -83,11 +66,14 @@ struct Fft3dOptions {
 /// c2r: complex in, real out. An in-place array holds in_place_elements() complex numbers
 /// (enough for either side), the real input stored from its start.
 ///
+/// forward(), backward() and execute() (DistributedFft) take input_box()'s row-major array to
+/// output_box()'s and back; describe() says `row=<exchange>,column=<exchange>`.
+///
 /// All planning happens in the constructor: the grid, the exchanges (and `auto`'s timing),
 /// FFTW's plans, the work arrays. forward() and backward() allocate and plan nothing.
 /// Not thread-safe: one thread at a time calls a given plan. Destroy it before MPI_Finalize, in
 /// the same order on every rank (destruction frees communicators and shared windows).
-class Fft3d {
+class Fft3d : public DistributedFft {
  public:
   /// Collective over `comm`, with the same arguments on every rank. The plan keeps its own
   /// duplicate of `comm`. Throws UsageError (the same message on every rank) for a null or
@@ -95,11 +81,9 @@ class Fft3d {
   /// unknown or unrunnable exchange spec, an unreadable wisdom file, or arguments that differ
   /// between ranks; MpiError when an MPI call fails.
   Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3dOptions& options = {});
-  ~Fft3d();
+  ~Fft3d() override;
   Fft3d(Fft3d&&) noexcept;
   Fft3d& operator=(Fft3d&&) noexcept;
-  Fft3d(const Fft3d&) = delete;
-  Fft3d& operator=(const Fft3d&) = delete;
 
   /// The grid {0, 0} chooses on `ranks` ranks: the most square p0 x p1 with p0 >= p1. Pure.
   static std::array<int, 2> default_grid(int ranks);
@@ -120,77 +104,15 @@ class Fft3d {
   std::array<std::size_t, 3> shape() const;
   /// {p0, p1}, the grid in use.
   std::array<int, 2> grid() const;
-  Kind kind() const;
-  Precision precision() const;
-  std::size_t batch() const;
   /// This rank's part of forward()'s input (and backward()'s output): row-major. For r2c a part
   /// of the real n0 x n1 x n2 array (all of dimension 2).
   Box3 input_box() const;
   /// This rank's part of forward()'s output (and backward()'s input); see Fft3dOutput. For r2c
   /// a part of the complex n0 x n1 x (n2/2+1) array.
   Box3 output_box() const;
-  /// Scalars of the local input (complex, or real for r2c) and output (complex): the box's
-  /// points times the batch.
-  std::size_t input_elements() const;
-  std::size_t output_elements() const;
-  /// Complex numbers (of the plan's precision) an array needs to be transformed in place: the
-  /// larger of the two sides in bytes.
-  std::size_t in_place_elements() const;
-
-  /// Transforms `in` (input_elements(), row-major over input_box()) into `out`
-  /// (output_elements(), stored as output_box() says). Out of place (`in` is only read; the
-  /// arrays must not overlap) or in place (in == out, holding in_place_elements()). The arrays
-  /// must be aligned as new, malloc, std::vector and fftw_malloc give (16 bytes); otherwise
-  /// every rank throws UsageError naming the rank. A rank with empty boxes may pass nullptr.
-  /// Collective over the plan's ranks.
-  /// The overload must match the plan's kind and precision (c2c double: this one; see below);
-  /// another throws UsageError naming the one to call.
-  void forward(const Complex* in, Complex* out);
-  /// Transforms `in` (output_box() elements, in its order) into `out` (input_box(), row-major),
-  /// scaled as the options say; otherwise as forward().
-  void backward(const Complex* in, Complex* out);
-  /// c2c float.
-  void forward(const ComplexFloat* in, ComplexFloat* out);
-  void backward(const ComplexFloat* in, ComplexFloat* out);
-  /// r2c double: real in, complex out; backward is the c2r.
-  void forward(const double* in, Complex* out);
-  void backward(const Complex* in, double* out);
-  /// r2c float.
-  void forward(const float* in, ComplexFloat* out);
-  void backward(const ComplexFloat* in, float* out);
-  /// A rank whose boxes are empty may pass nullptr, whatever the plan's kind and precision.
-  void forward(std::nullptr_t, std::nullptr_t);
-  void backward(std::nullptr_t, std::nullptr_t);
-
-  /// Bytes of the local input (forward's `in`, backward's `out`), of the local output, and of an
-  /// array for in-place transforms, in the plan's types.
-  std::size_t input_bytes() const;
-  std::size_t output_bytes() const;
-  std::size_t in_place_bytes() const;
-  /// forward() or backward() for callers that hold untyped memory (the C, Fortran and Python
-  /// bindings): `in` and `out` hold `in_bytes` and `out_bytes` of the plan's types. Throws
-  /// UsageError on every rank when some rank's array is smaller than its side needs (in place:
-  /// in_place_bytes()), before anything is transformed.
-  void execute(Direction direction, const void* in, std::size_t in_bytes, void* out,
-               std::size_t out_bytes);
-
-  /// Bytes of the plan's own arrays on this rank (the work array, the exchanges' send and
-  /// receive buffers). Not counted: the exchanges' internal scratch and FFTW's plans.
-  std::size_t workspace_bytes() const;
-  /// What forward() (or backward()) reads and writes in memory and computes on this rank, counted
-  /// from the schedule the plan runs; see TransformTraffic. Local, no communication.
-  TransformTraffic traffic(Direction direction = Direction::forward) const;
-  /// Which exchanges really run: `row=<exchange>,column=<exchange>`, each an Exchange::describe()
-  /// or `-` for a transpose inside one rank, e.g. `row=-,column=auto→pairwise`.
-  std::string describe() const;
-  /// The split of the last forward() or backward() on this rank.
-  FftTimes last_times() const;
 
  private:
-  struct Plan;
-  template <typename In, typename Out>
-  void run(bool forward, const In* in, Out* out, std::string size_failure = {});
-  std::unique_ptr<Plan> plan_;
+  std::array<std::size_t, 3> shape_;
 };
 
 }  // namespace a2afft

@@ -1,0 +1,185 @@
+// What every public FFT offers (include/a2afft/fft.hpp's DistributedFft), written once for
+// Fft3d, Fft2d and Fft1d: the typed forward() and backward() overloads and execute() dispatch
+// on the plan's transform descriptor, check the arrays on every rank (one MPI_Allreduce) and
+// run the engine; the rest reads the engine. Also the descriptor's own helpers and the steps
+// every constructor takes (fft_core.hpp).
+
+#include <a2afft/fft.hpp>
+
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include "collective_checks.hpp"
+#include "error.hpp"
+#include "fft_core.hpp"
+
+namespace a2afft {
+
+std::size_t Transform::complex_bytes() const {
+  return library::complex_bytes(precision);
+}
+
+std::size_t Transform::input_scalar_bytes() const {
+  return library::input_scalar_bytes(kind, precision);
+}
+
+std::string Transform::to_string() const {
+  std::string text = std::string(kind == Kind::r2c ? "r2c" : "c2c") +
+                     (precision == Precision::single_precision ? " float" : " double");
+  if (batch > 1) text += ", batch " + std::to_string(batch);
+  return text;
+}
+
+namespace detail {
+
+std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOptions& options,
+                                    std::vector<library::NamedArgument> own, double points) {
+  library::check_communicator(comm, who);
+  std::vector<library::NamedArgument> arguments = std::move(own);
+  arguments.insert(arguments.end(),
+                   {{"exchange", options.exchange},
+                    {"rigor", std::to_string(static_cast<int>(options.rigor))},
+                    {"wisdom_file", options.wisdom_file},
+                    {"scaling", std::to_string(static_cast<int>(options.scaling))},
+                    library::layout_argument(options.layout),
+                    {"kind", std::to_string(static_cast<int>(options.kind))},
+                    {"precision", std::to_string(static_cast<int>(options.precision))},
+                    {"batch", std::to_string(options.batch)}});
+  library::check_same_on_every_rank(arguments, who, comm);
+  // Every rank now holds the same arguments, so every check below ends alike on every rank.
+  library::check_rigor_and_scaling(options.rigor, options.scaling, who);
+  library::check_kind_precision_batch(options.kind, options.precision, options.batch, who);
+  auto core = std::make_unique<FftCore>();
+  core->who = who;
+  core->transform = options.transform();
+  core->points = points;
+  core->topology = std::make_unique<Topology>(
+      comm, LayoutRequest::from_environment().overridden_by(options.layout));
+  return core;
+}
+
+}  // namespace detail
+
+DistributedFft::DistributedFft(std::unique_ptr<detail::FftCore> core) : core_(std::move(core)) {}
+DistributedFft::~DistributedFft() = default;
+DistributedFft::DistributedFft(DistributedFft&&) noexcept = default;
+DistributedFft& DistributedFft::operator=(DistributedFft&&) noexcept = default;
+
+Transform DistributedFft::transform() const {
+  return core_->transform;
+}
+Kind DistributedFft::kind() const {
+  return core_->transform.kind;
+}
+Precision DistributedFft::precision() const {
+  return core_->transform.precision;
+}
+std::size_t DistributedFft::batch() const {
+  return core_->transform.batch;
+}
+
+std::size_t DistributedFft::input_elements() const {
+  return core_->engine->input_scalars();
+}
+std::size_t DistributedFft::output_elements() const {
+  return core_->engine->output_scalars();
+}
+std::size_t DistributedFft::in_place_elements() const {
+  return core_->engine->in_place_elements();
+}
+std::size_t DistributedFft::input_bytes() const {
+  return input_elements() * core_->transform.input_scalar_bytes();
+}
+std::size_t DistributedFft::output_bytes() const {
+  return output_elements() * core_->transform.complex_bytes();
+}
+std::size_t DistributedFft::in_place_bytes() const {
+  return in_place_elements() * core_->transform.complex_bytes();
+}
+
+// Every public forward() and backward(): the overload must fit the plan's transform, then the
+// arrays are checked on every rank and the engine runs. execute() and the nullptr overloads
+// instantiate every overload through library::dispatch; the check refuses those that do not fit.
+template <typename In, typename Out>
+void DistributedFft::run(bool forward, const In* in, Out* out, std::string size_failure) {
+  detail::FftCore& core = *core_;
+  const std::string call = library::checked_call<In, Out>(core.transform.precision,
+                                                          core.transform.kind, forward, core.who);
+  const std::size_t in_count = forward ? input_elements() : output_elements();
+  const std::size_t out_count = forward ? output_elements() : input_elements();
+  library::check_arrays(in, in_count, out, out_count, call, core.topology->comm(),
+                        std::move(size_failure));
+  core.timer.clear();
+  if (forward) {
+    core.engine->forward(in, out);
+  } else {
+    core.engine->backward(in, out);
+  }
+}
+
+void DistributedFft::forward(const Complex* in, Complex* out) {
+  run(true, in, out);
+}
+void DistributedFft::backward(const Complex* in, Complex* out) {
+  run(false, in, out);
+}
+void DistributedFft::forward(const ComplexFloat* in, ComplexFloat* out) {
+  run(true, in, out);
+}
+void DistributedFft::backward(const ComplexFloat* in, ComplexFloat* out) {
+  run(false, in, out);
+}
+void DistributedFft::forward(const double* in, Complex* out) {
+  run(true, in, out);
+}
+void DistributedFft::backward(const Complex* in, double* out) {
+  run(false, in, out);
+}
+void DistributedFft::forward(const float* in, ComplexFloat* out) {
+  run(true, in, out);
+}
+void DistributedFft::backward(const ComplexFloat* in, float* out) {
+  run(false, in, out);
+}
+
+void DistributedFft::forward(std::nullptr_t, std::nullptr_t) {
+  library::dispatch(kind(), precision(), true, nullptr, nullptr,
+                    [&](const auto* in, auto* out) { run(true, in, out); });
+}
+void DistributedFft::backward(std::nullptr_t, std::nullptr_t) {
+  library::dispatch(kind(), precision(), false, nullptr, nullptr,
+                    [&](const auto* in, auto* out) { run(false, in, out); });
+}
+
+void DistributedFft::execute(Direction direction, const void* in, std::size_t in_bytes, void* out,
+                             std::size_t out_bytes) {
+  const bool forward = direction == Direction::forward;
+  std::string failure =
+      library::size_failure(in, in_bytes, forward ? input_bytes() : output_bytes(), out, out_bytes,
+                            forward ? output_bytes() : input_bytes(), in_place_bytes());
+  library::dispatch(kind(), precision(), forward, in, out,
+                    [&](const auto* typed_in, auto* typed_out) {
+                      run(forward, typed_in, typed_out, std::move(failure));
+                    });
+}
+
+std::size_t DistributedFft::workspace_bytes() const {
+  return core_->engine->workspace_bytes();
+}
+
+TransformTraffic DistributedFft::traffic(Direction direction) const {
+  TransformTraffic traffic = core_->engine->traffic(direction == Direction::backward);
+  traffic.flops = fft_flops(kind(), core_->points, batch()) / core_->topology->size();
+  return traffic;
+}
+
+std::string DistributedFft::describe() const {
+  return core_->engine->describe();
+}
+
+FftTimes DistributedFft::last_times() const {
+  return library::times_of(core_->timer);
+}
+
+}  // namespace a2afft
