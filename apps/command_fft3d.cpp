@@ -131,35 +131,34 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
   }
 #endif
   if (engines.ours) {
+    // What every a2afft row shares; each adds its exchanges.
+    PlanOptions shared;
+    shared.rigor = rigor;
+    shared.layout = layout;
+    shared.kind = transform.kind;
+    shared.precision = transform.precision;
+    shared.batch = transform.batch;
     for (const auto& [row_choice, column_choice] : choices) {
-      a2afft::Fft3dOptions plan;
-      plan.grid = grid;
-      plan.row_exchange = row_choice.spec;
-      plan.column_exchange = column_choice.spec;
-      plan.rigor = rigor;
-      plan.output = output;
-      plan.layout = layout;
-      plan.kind = transform.kind;
-      plan.precision = transform.precision;
-      plan.batch = transform.batch;
       const std::string spec = row_choice.spec == column_choice.spec
                                    ? row_choice.spec
                                    : "row=" + row_choice.spec + ",column=" + column_choice.spec;
       if (two_d) {
         Fft2dOptions flat;
-        flat.exchange = plan.row_exchange;
-        flat.rigor = rigor;
+        static_cast<PlanOptions&>(flat) = shared;
+        flat.exchange = row_choice.spec;
         flat.output = natural ? Fft2dOutput::natural : Fft2dOutput::transposed;
-        flat.layout = layout;
-        flat.kind = transform.kind;
-        flat.precision = transform.precision;
-        flat.batch = transform.batch;
         makers.push_back(skipping_refusal_if(row_choice.from_all, spec, [&, flat] {
           return std::make_unique<Fft2dCandidate>(
               MPI_COMM_WORLD, std::array<std::size_t, 2>{shape[1], shape[2]}, flat);
         }));
         continue;
       }
+      a2afft::Fft3dOptions plan;
+      static_cast<PlanOptions&>(plan) = shared;
+      plan.grid = grid;
+      plan.row_exchange = row_choice.spec;
+      plan.column_exchange = column_choice.spec;
+      plan.output = output;
       makers.push_back(skipping_refusal_if(
           row_choice.from_all && column_choice.from_all, spec,
           [&, plan] { return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan); }));

@@ -11,12 +11,6 @@
 
 namespace a2afft::commands {
 
-std::string Transform::to_string() const {
-  return std::string(kind == Kind::r2c ? "r2c" : "c2c") +
-         (precision == Precision::single_precision ? " float" : " double") +
-         (batch > 1 ? ", batch " + std::to_string(batch) : "");
-}
-
 std::array<std::size_t, 3> Transform::output_shape(const std::array<std::size_t, 3>& shape) const {
   return {shape[0], shape[1], kind == Kind::r2c ? shape[2] / 2 + 1 : shape[2]};
 }

@@ -20,13 +20,9 @@
 
 namespace a2afft::commands {
 
-/// What every candidate of one benchmark run transforms: the kind, the precision and the fields.
-struct Transform {
-  Kind kind = Kind::c2c;
-  Precision precision = Precision::double_precision;
-  std::size_t batch = 1;
-  /// `c2c double`, `r2c float, batch 3`: for headers.
-  std::string to_string() const;
+/// What every candidate of one benchmark run transforms (the public descriptor), with what the
+/// benchmark derives from it.
+struct Transform : a2afft::Transform {
   /// The complex output's shape for a logical (input) `shape`: n2/2+1 points along dimension 2
   /// for r2c.
   std::array<std::size_t, 3> output_shape(const std::array<std::size_t, 3>& shape) const;
@@ -34,10 +30,7 @@ struct Transform {
   /// half of that for r2c, times the fields (as heFFTe, FFTW and HPCC count).
   double flops(double points) const;
   /// Bytes of one point of every field on the complex side.
-  double point_bytes() const {
-    return static_cast<double>(batch) *
-           (precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex));
-  }
+  double point_bytes() const { return static_cast<double>(batch * complex_bytes()); }
 };
 
 /// max |x'/N - x| and max |x| over this rank's values after a round trip, before the reduction

@@ -92,26 +92,16 @@ void bind_boxes(py::class_<Held<Plan>>& plan) {
            [](const Held<Plan>& held) { return held.get().in_place_elements(); });
 }
 
-// The options every plan kind has, from the wrapper's arguments.
+// A plan's options: the shared ones the wrapper filled once (PlanOptions), and the plan's own.
 template <typename Options>
-Options common_options(a2afft::Precision precision, std::size_t batch, a2afft::Rigor rigor,
-                       a2afft::Scaling scaling, const std::string& wisdom_file) {
+Options with_shared(const a2afft::PlanOptions& shared) {
   Options options;
-  options.precision = precision;
-  options.batch = batch;
-  options.rigor = rigor;
-  options.scaling = scaling;
-  options.wisdom_file = wisdom_file;
+  static_cast<a2afft::PlanOptions&>(options) = shared;
   return options;
 }
 
-}  // namespace
-
-PYBIND11_MODULE(_a2afft, module) {
-  module.doc() = "a2afft's C++ API; use the a2afft package, which wraps it";
-  if (import_mpi4py() < 0) throw py::error_already_set();
-
-  // a2afft.Error (RuntimeError), with UsageError (also a ValueError) and MpiError below it.
+// a2afft.Error (RuntimeError), with UsageError (also a ValueError) and MpiError below it.
+void bind_errors(py::module_& module) {
   static py::exception<a2afft::Error> error(module, "Error", PyExc_RuntimeError);
   static py::object usage_error = py::reinterpret_steal<py::object>(PyErr_NewException(
       "a2afft.UsageError", py::make_tuple(error, py::handle(PyExc_ValueError)).ptr(), nullptr));
@@ -130,7 +120,9 @@ PYBIND11_MODULE(_a2afft, module) {
       PyErr_SetString(error.ptr(), e.what());
     }
   });
+}
 
+void bind_enums(py::module_& module) {
   py::enum_<a2afft::Direction>(module, "Direction")
       .value("forward", a2afft::Direction::forward)
       .value("backward", a2afft::Direction::backward);
@@ -148,71 +140,78 @@ PYBIND11_MODULE(_a2afft, module) {
       .value("none", a2afft::Scaling::none)
       .value("full", a2afft::Scaling::full)
       .value("symmetric", a2afft::Scaling::symmetric);
+}
 
+// The options every plan shares, filled once by the wrapper (a2afft/__init__.py).
+void bind_plan_options(py::module_& module) {
+  py::class_<a2afft::PlanOptions>(module, "PlanOptions")
+      .def(py::init<>())
+      .def_readwrite("exchange", &a2afft::PlanOptions::exchange)
+      .def_readwrite("rigor", &a2afft::PlanOptions::rigor)
+      .def_readwrite("scaling", &a2afft::PlanOptions::scaling)
+      .def_readwrite("wisdom_file", &a2afft::PlanOptions::wisdom_file)
+      .def_readwrite("kind", &a2afft::PlanOptions::kind)
+      .def_readwrite("precision", &a2afft::PlanOptions::precision)
+      .def_readwrite("batch", &a2afft::PlanOptions::batch);
+}
+
+// Plans the options describe, collectively, with the GIL released meanwhile.
+template <typename Plan, typename Shape, typename Options>
+Held<Plan> planned(const py::object& comm, const Shape& shape, const Options& options) {
+  const MPI_Comm handle = communicator(comm);
+  const py::gil_scoped_release unlocked;
+  return Held<Plan>{std::make_unique<Plan>(handle, shape, options)};
+}
+
+void bind_fft3d(py::module_& module) {
   py::class_<Held<a2afft::Fft3d>> fft3d(module, "Fft3d");
   fft3d
       .def(py::init([](const py::object& comm, const std::array<std::size_t, 3>& shape,
-                       a2afft::Kind kind, a2afft::Precision precision, std::size_t batch,
-                       const std::array<int, 2>& grid, const std::string& row_exchange,
-                       const std::string& column_exchange, a2afft::Rigor rigor, bool natural_output,
-                       a2afft::Scaling scaling, const std::string& wisdom_file) {
-             a2afft::Fft3dOptions options;
-             options.kind = kind;
-             options.precision = precision;
-             options.batch = batch;
+                       const a2afft::PlanOptions& shared, const std::array<int, 2>& grid,
+                       const std::string& row_exchange, const std::string& column_exchange,
+                       bool natural_output) {
+             auto options = with_shared<a2afft::Fft3dOptions>(shared);
              options.grid = grid;
              options.row_exchange = row_exchange;
              options.column_exchange = column_exchange;
-             options.rigor = rigor;
              options.output =
                  natural_output ? a2afft::Fft3dOutput::natural : a2afft::Fft3dOutput::transposed;
-             options.scaling = scaling;
-             options.wisdom_file = wisdom_file;
-             const MPI_Comm handle = communicator(comm);
-             const py::gil_scoped_release unlocked;  // collective planning
-             return Held<a2afft::Fft3d>{std::make_unique<a2afft::Fft3d>(handle, shape, options)};
+             return planned<a2afft::Fft3d>(comm, shape, options);
            }),
-           py::arg("comm"), py::arg("shape"), py::arg("kind"), py::arg("precision"),
-           py::arg("batch"), py::arg("grid"), py::arg("row_exchange"), py::arg("column_exchange"),
-           py::arg("rigor"), py::arg("natural_output"), py::arg("scaling"), py::arg("wisdom_file"))
+           py::arg("comm"), py::arg("shape"), py::arg("options"), py::arg("grid"),
+           py::arg("row_exchange"), py::arg("column_exchange"), py::arg("natural_output"))
       .def("grid", [](const Held<a2afft::Fft3d>& held) { return held.get().grid(); });
   bind_common(fft3d);
   bind_boxes(fft3d);
+}
 
+void bind_fft2d(py::module_& module) {
   py::class_<Held<a2afft::Fft2d>> fft2d(module, "Fft2d");
   fft2d.def(py::init([](const py::object& comm, const std::array<std::size_t, 2>& shape,
-                        a2afft::Kind kind, a2afft::Precision precision, std::size_t batch,
-                        const std::string& exchange, a2afft::Rigor rigor, bool natural_output,
-                        a2afft::Scaling scaling, const std::string& wisdom_file) {
-    auto options =
-        common_options<a2afft::Fft2dOptions>(precision, batch, rigor, scaling, wisdom_file);
-    options.kind = kind;
-    options.exchange = exchange;
-    options.output =
-        natural_output ? a2afft::Fft2dOutput::natural : a2afft::Fft2dOutput::transposed;
-    const MPI_Comm handle = communicator(comm);
-    const py::gil_scoped_release unlocked;
-    return Held<a2afft::Fft2d>{std::make_unique<a2afft::Fft2d>(handle, shape, options)};
-  }));
+                        const a2afft::PlanOptions& shared, bool natural_output) {
+              auto options = with_shared<a2afft::Fft2dOptions>(shared);
+              options.output =
+                  natural_output ? a2afft::Fft2dOutput::natural : a2afft::Fft2dOutput::transposed;
+              return planned<a2afft::Fft2d>(comm, shape, options);
+            }),
+            py::arg("comm"), py::arg("shape"), py::arg("options"), py::arg("natural_output"));
   bind_common(fft2d);
   bind_boxes(fft2d);
+}
 
+void bind_fft1d(py::module_& module) {
   py::class_<Held<a2afft::Fft1d>> fft1d(module, "Fft1d");
   fft1d
-      .def(py::init([](const py::object& comm, std::size_t n, a2afft::Precision precision,
-                       std::size_t batch, const std::string& exchange, std::size_t n1,
-                       a2afft::Rigor rigor, bool scrambled_output, a2afft::Scaling scaling,
-                       const std::string& wisdom_file) {
-        auto options =
-            common_options<a2afft::Fft1dOptions>(precision, batch, rigor, scaling, wisdom_file);
-        options.exchange = exchange;
-        options.n1 = n1;
-        options.output =
-            scrambled_output ? a2afft::Fft1dOutput::scrambled : a2afft::Fft1dOutput::natural;
-        const MPI_Comm handle = communicator(comm);
-        const py::gil_scoped_release unlocked;
-        return Held<a2afft::Fft1d>{std::make_unique<a2afft::Fft1d>(handle, n, options)};
-      }))
+      .def(py::init([](const py::object& comm, std::size_t n, const a2afft::PlanOptions& shared,
+                       std::size_t n1, bool scrambled_output) {
+             auto options = with_shared<a2afft::Fft1dOptions>(shared);
+             options.n1 = n1;
+             options.output =
+                 scrambled_output ? a2afft::Fft1dOutput::scrambled : a2afft::Fft1dOutput::natural;
+             return planned<a2afft::Fft1d>(comm, n, options);
+           }),
+           py::arg("comm"), py::arg("n"), py::arg("options"), py::arg("n1"),
+           py::arg("scrambled_output"))
       .def("local_points",
            [](const Held<a2afft::Fft1d>& held) { return held.get().local_points(); })
       .def("input_offset",
@@ -228,7 +227,9 @@ PYBIND11_MODULE(_a2afft, module) {
         return indices;
       });
   bind_common(fft1d);
+}
 
+void bind_exchange(py::module_& module) {
   py::class_<a2afft::Exchange>(module, "Exchange")
       .def("run",
            // The wrapper has checked both sizes on every rank (collectively) before this.
@@ -250,5 +251,19 @@ PYBIND11_MODULE(_a2afft, module) {
         return a2afft::make_exchange(handle, block_bytes, spec);
       },
       py::arg("comm"), py::arg("block_bytes"), py::arg("spec"));
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_a2afft, module) {
+  module.doc() = "a2afft's C++ API; use the a2afft package, which wraps it";
+  if (import_mpi4py() < 0) throw py::error_already_set();
+  bind_errors(module);
+  bind_enums(module);
+  bind_plan_options(module);
+  bind_fft3d(module);
+  bind_fft2d(module);
+  bind_fft1d(module);
+  bind_exchange(module);
   module.def("version", &a2afft::version);
 }

@@ -176,6 +176,18 @@ class _Plan:
         self.close()
 
 
+def _plan_options(kind_value, precision, batch, exchange, rigor, scaling, wisdom_file):
+    """The options every plan shares (a2afft::PlanOptions), filled once for Fft3d, Fft2d and
+    Fft1d."""
+    options = _a2afft.PlanOptions()
+    options.kind, options.precision, options.batch = kind_value, precision, int(batch)
+    options.exchange = exchange
+    options.rigor = _choice("rigor", rigor, _RIGOR)
+    options.scaling = _choice("scaling", scaling, _SCALING)
+    options.wisdom_file = wisdom_file
+    return options
+
+
 def _slices(lower, size, axes):
     return tuple(slice(lower[a], lower[a] + size[a]) for a in axes)
 
@@ -227,11 +239,12 @@ class Fft3d(_BoxPlan):
         grid = (0, 0) if grid is None else tuple(grid)
         if len(grid) != 2:
             raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1) or None")
-        plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), kind_value, precision,
-                             int(batch), tuple(int(p) for p in grid), row_exchange or exchange,
-                             column_exchange or exchange, _choice("rigor", rigor, _RIGOR),
-                             _choice("output", output, {"transposed": False, "natural": True}),
-                             _choice("scaling", scaling, _SCALING), wisdom_file)
+        options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
+                                wisdom_file)
+        plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), options,
+                             tuple(int(p) for p in grid), row_exchange or "",
+                             column_exchange or "",
+                             _choice("output", output, {"transposed": False, "natural": True}))
         self._register(comm, plan, input_dtype, output_dtype, int(batch))
         self.shape, self.kind = tuple(int(n) for n in shape), kind
         self.grid = tuple(plan.grid())
@@ -249,10 +262,10 @@ class Fft2d(_BoxPlan):
         if shape is None or len(tuple(shape)) != 2:
             raise UsageError(f"shape={shape!r} is not valid; expected two sizes (n0, n1)")
         kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
-        plan = _a2afft.Fft2d(comm, tuple(int(n) for n in shape), kind_value, precision,
-                             int(batch), exchange, _choice("rigor", rigor, _RIGOR),
-                             _choice("output", output, {"transposed": False, "natural": True}),
-                             _choice("scaling", scaling, _SCALING), wisdom_file)
+        options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
+                                wisdom_file)
+        plan = _a2afft.Fft2d(comm, tuple(int(n) for n in shape), options,
+                             _choice("output", output, {"transposed": False, "natural": True}))
         self._register(comm, plan, input_dtype, output_dtype, int(batch))
         self.shape, self.kind = tuple(int(n) for n in shape), kind
         self._set_boxes(2)
@@ -269,11 +282,11 @@ class Fft1d(_Plan):
         comm = _communicator(comm)
         if n is None or int(n) < 1:
             raise UsageError(f"n={n!r} is not valid; expected a length >= 1")
-        _, precision, input_dtype, output_dtype = _types("c2c", dtype, False)
-        plan = _a2afft.Fft1d(comm, int(n), precision, int(batch), exchange, int(n1),
-                             _choice("rigor", rigor, _RIGOR),
-                             _choice("output", output, {"natural": False, "scrambled": True}),
-                             _choice("scaling", scaling, _SCALING), wisdom_file)
+        kind_value, precision, input_dtype, output_dtype = _types("c2c", dtype, False)
+        options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
+                                wisdom_file)
+        plan = _a2afft.Fft1d(comm, int(n), options, int(n1),
+                             _choice("output", output, {"natural": False, "scrambled": True}))
         self._register(comm, plan, input_dtype, output_dtype, int(batch))
         self.n, self.n1, self.n2 = int(n), plan.n1(), plan.n2()
         offset, points = plan.input_offset(), plan.local_points()
