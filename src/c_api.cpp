@@ -1,13 +1,18 @@
-// The C API (include/a2afft/a2afft.h) over Fft3d and Fft1d: options structs read up to the
-// caller's struct_size, every exception turned into a return code and a thread-local message.
+// The C API (include/a2afft/a2afft.h) over Fft3d, Fft2d, Fft1d and the exchange: options
+// structs read up to the caller's struct_size, every exception turned into a return code and a
+// thread-local message. What the plans share (DistributedFft) is written once, in templates
+// over the plan handle.
 
 #include <a2afft/a2afft.h>
 
+#include <a2afft/exchange.hpp>
 #include <a2afft/fft1d.hpp>
+#include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
 #include <a2afft/version.hpp>
 
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -22,6 +27,16 @@ struct a2afft_fft3d_plan {
 
 struct a2afft_fft1d_plan {
   a2afft::Fft1d fft;
+  std::string description;
+};
+
+struct a2afft_fft2d_plan {
+  a2afft::Fft2d fft;
+  std::string description;
+};
+
+struct a2afft_exchange_plan {
+  std::unique_ptr<a2afft::Exchange> exchange;
   std::string description;
 };
 
@@ -127,12 +142,74 @@ int execute(Plan* plan, int direction, const void* in, size_t in_bytes, void* ou
   });
 }
 
+// One of a plan's sizes (DistributedFft's accessors); 0 for a NULL plan.
+template <typename Plan>
+size_t count(Plan* plan, std::size_t (a2afft::DistributedFft::*size)() const) {
+  return plan == nullptr ? 0 : (plan->fft.*size)();
+}
+
+// The options every plan shares, from the C struct's fields of the same names.
+template <typename Given>
+void read_shared(const Given& given, a2afft::PlanOptions& options) {
+  options.rigor = static_cast<a2afft::Rigor>(given.rigor);
+  options.wisdom_file = text_or(given.wisdom_file, "");
+  options.scaling = static_cast<a2afft::Scaling>(given.scaling);
+  options.precision = static_cast<a2afft::Precision>(given.precision);
+  options.batch = given.batch;
+}
+
+// Creates a plan: the arguments agreed on every rank first, then make() builds it.
+template <typename Plan, typename Options, typename Make>
+int create(MPI_Comm comm, const Options* options, void (*init)(Options*), Plan** plan,
+           const char* who, std::string failure, Make make) {
+  if (plan != nullptr) *plan = nullptr;
+  return guarded([&] {
+    if (plan == nullptr) failure = std::string(who) + ": plan is NULL; pass the address of one";
+    const Options given = read_options(options, init, failure, who);
+    agree(comm, failure, who);
+    *plan = make(given);
+  });
+}
+
+// A plan's box in C's arrays of `Dims` dimensions (any may be NULL).
+template <std::size_t Dims, typename Box>
+void copy_box(const Box& box, size_t lower[], size_t size[], int order[]) {
+  for (std::size_t d = 0; d < Dims; ++d) {
+    if (lower != nullptr) lower[d] = box.lower[d];
+    if (size != nullptr) size[d] = box.size[d];
+    if (order != nullptr) order[d] = box.order[d];
+  }
+}
+
+template <typename Plan>
+int box_of(Plan* plan, bool input, size_t lower[], size_t size[], int order[], const char* who) {
+  return guarded([&] {
+    const auto& fft = checked(plan, who).fft;
+    const auto box = input ? fft.input_box() : fft.output_box();
+    copy_box<std::tuple_size_v<decltype(box.lower)>>(box, lower, size, order);
+  });
+}
+
 const a2afft::Complex* as_complex(const a2afft_complex* array) {
   return reinterpret_cast<const a2afft::Complex*>(array);
 }
 
 a2afft::Complex* as_complex(a2afft_complex* array) {
   return reinterpret_cast<a2afft::Complex*>(array);
+}
+
+// The c2c double transforms of any plan.
+template <typename Plan>
+int transform(Plan* plan, bool forward, const a2afft_complex* in, a2afft_complex* out,
+              const char* who) {
+  return guarded([&] {
+    auto& fft = checked(plan, who).fft;
+    if (forward) {
+      fft.forward(as_complex(in), as_complex(out));
+    } else {
+      fft.backward(as_complex(in), as_complex(out));
+    }
+  });
 }
 
 }  // namespace
@@ -145,6 +222,18 @@ void a2afft_fft3d_options_init(a2afft_fft3d_options* options) {
   options->struct_size = sizeof(*options);
   options->rigor = A2AFFT_RIGOR_MEASURE;
   options->output = A2AFFT_FFT3D_OUTPUT_TRANSPOSED;
+  options->scaling = A2AFFT_SCALING_NONE;
+  options->kind = A2AFFT_KIND_C2C;
+  options->precision = A2AFFT_PRECISION_DOUBLE;
+  options->batch = 1;
+}
+
+void a2afft_fft2d_options_init(a2afft_fft2d_options* options) {
+  if (options == nullptr) return;
+  *options = {};
+  options->struct_size = sizeof(*options);
+  options->rigor = A2AFFT_RIGOR_MEASURE;
+  options->output = A2AFFT_FFT2D_OUTPUT_TRANSPOSED;
   options->scaling = A2AFFT_SCALING_NONE;
   options->kind = A2AFFT_KIND_C2C;
   options->precision = A2AFFT_PRECISION_DOUBLE;
@@ -170,30 +259,25 @@ const char* a2afft_version(void) {
   return a2afft::version();
 }
 
+// ---- 3D
+
 int a2afft_fft3d_create(MPI_Comm comm, const size_t shape[3], const a2afft_fft3d_options* options,
                         a2afft_fft3d* plan) {
   constexpr const char* who = "a2afft_fft3d_create";
-  if (plan != nullptr) *plan = nullptr;
-  return guarded([&] {
-    std::string failure;
-    if (plan == nullptr) failure = std::string(who) + ": plan is NULL; pass the address of one";
-    if (shape == nullptr) failure = std::string(who) + ": shape is NULL; pass {n0, n1, n2}";
-    const a2afft_fft3d_options given =
-        read_options(options, a2afft_fft3d_options_init, failure, who);
-    agree(comm, failure, who);
-    a2afft::Fft3dOptions cpp;
-    cpp.grid = {given.grid[0], given.grid[1]};
-    cpp.row_exchange = text_or(given.row_exchange, "auto");
-    cpp.column_exchange = text_or(given.column_exchange, "auto");
-    cpp.rigor = static_cast<a2afft::Rigor>(given.rigor);
-    cpp.output = static_cast<a2afft::Fft3dOutput>(given.output);
-    cpp.wisdom_file = text_or(given.wisdom_file, "");
-    cpp.scaling = static_cast<a2afft::Scaling>(given.scaling);
-    cpp.kind = static_cast<a2afft::Kind>(given.kind);
-    cpp.precision = static_cast<a2afft::Precision>(given.precision);
-    cpp.batch = given.batch;
-    *plan = new a2afft_fft3d_plan{a2afft::Fft3d(comm, {shape[0], shape[1], shape[2]}, cpp), {}};
-  });
+  std::string failure =
+      shape == nullptr ? std::string(who) + ": shape is NULL; pass {n0, n1, n2}" : "";
+  return create(
+      comm, options, a2afft_fft3d_options_init, plan, who, failure,
+      [&](const a2afft_fft3d_options& given) {
+        a2afft::Fft3dOptions cpp;
+        read_shared(given, cpp);
+        cpp.kind = static_cast<a2afft::Kind>(given.kind);
+        cpp.grid = {given.grid[0], given.grid[1]};
+        cpp.row_exchange = text_or(given.row_exchange, "auto");
+        cpp.column_exchange = text_or(given.column_exchange, "auto");
+        cpp.output = static_cast<a2afft::Fft3dOutput>(given.output);
+        return new a2afft_fft3d_plan{a2afft::Fft3d(comm, {shape[0], shape[1], shape[2]}, cpp), {}};
+      });
 }
 
 int a2afft_fft3d_create_f(MPI_Fint comm, const size_t shape[3], const a2afft_fft3d_options* options,
@@ -205,68 +289,48 @@ int a2afft_fft3d_destroy(a2afft_fft3d* plan) {
   return destroy(plan);
 }
 
-namespace {
-
-int box_of(a2afft_fft3d plan, bool input, size_t lower[3], size_t size[3], int order[3]) {
-  return guarded([&] {
-    const a2afft::Fft3d& fft =
-        checked(plan, input ? "a2afft_fft3d_input_box" : "a2afft_fft3d_output_box").fft;
-    const a2afft::Box3 box = input ? fft.input_box() : fft.output_box();
-    for (int d = 0; d < 3; ++d) {
-      if (lower != nullptr) lower[d] = box.lower[d];
-      if (size != nullptr) size[d] = box.size[d];
-      if (order != nullptr) order[d] = box.order[d];
-    }
-  });
-}
-
-}  // namespace
-
 int a2afft_fft3d_input_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]) {
-  return box_of(plan, true, lower, size, order);
+  return box_of(plan, true, lower, size, order, "a2afft_fft3d_input_box");
 }
 
 int a2afft_fft3d_output_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]) {
-  return box_of(plan, false, lower, size, order);
+  return box_of(plan, false, lower, size, order, "a2afft_fft3d_output_box");
 }
 
 size_t a2afft_fft3d_input_elements(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.input_elements();
+  return count(plan, &a2afft::DistributedFft::input_elements);
 }
 
 size_t a2afft_fft3d_output_elements(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.output_elements();
+  return count(plan, &a2afft::DistributedFft::output_elements);
 }
 
 size_t a2afft_fft3d_in_place_elements(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.in_place_elements();
+  return count(plan, &a2afft::DistributedFft::in_place_elements);
 }
 
 size_t a2afft_fft3d_input_bytes(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.input_bytes();
+  return count(plan, &a2afft::DistributedFft::input_bytes);
 }
 
 size_t a2afft_fft3d_output_bytes(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.output_bytes();
+  return count(plan, &a2afft::DistributedFft::output_bytes);
 }
 
 size_t a2afft_fft3d_in_place_bytes(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.in_place_bytes();
+  return count(plan, &a2afft::DistributedFft::in_place_bytes);
 }
 
 size_t a2afft_fft3d_workspace_bytes(a2afft_fft3d plan) {
-  return plan == nullptr ? 0 : plan->fft.workspace_bytes();
+  return count(plan, &a2afft::DistributedFft::workspace_bytes);
 }
 
 int a2afft_fft3d_forward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return guarded(
-      [&] { checked(plan, "a2afft_fft3d_forward").fft.forward(as_complex(in), as_complex(out)); });
+  return transform(plan, true, in, out, "a2afft_fft3d_forward");
 }
 
 int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return guarded([&] {
-    checked(plan, "a2afft_fft3d_backward").fft.backward(as_complex(in), as_complex(out));
-  });
+  return transform(plan, false, in, out, "a2afft_fft3d_backward");
 }
 
 int a2afft_fft3d_execute(a2afft_fft3d plan, int direction, const void* in, size_t in_bytes,
@@ -282,27 +346,102 @@ int a2afft_fft3d_last_times(a2afft_fft3d plan, double* transpose_seconds, double
   return last_times(plan, transpose_seconds, compute_seconds, "a2afft_fft3d_last_times");
 }
 
+// ---- 2D
+
+int a2afft_fft2d_create(MPI_Comm comm, const size_t shape[2], const a2afft_fft2d_options* options,
+                        a2afft_fft2d* plan) {
+  constexpr const char* who = "a2afft_fft2d_create";
+  std::string failure = shape == nullptr ? std::string(who) + ": shape is NULL; pass {n0, n1}" : "";
+  return create(comm, options, a2afft_fft2d_options_init, plan, who, failure,
+                [&](const a2afft_fft2d_options& given) {
+                  a2afft::Fft2dOptions cpp;
+                  read_shared(given, cpp);
+                  cpp.kind = static_cast<a2afft::Kind>(given.kind);
+                  cpp.exchange = text_or(given.exchange, "auto");
+                  cpp.output = static_cast<a2afft::Fft2dOutput>(given.output);
+                  return new a2afft_fft2d_plan{a2afft::Fft2d(comm, {shape[0], shape[1]}, cpp), {}};
+                });
+}
+
+int a2afft_fft2d_create_f(MPI_Fint comm, const size_t shape[2], const a2afft_fft2d_options* options,
+                          a2afft_fft2d* plan) {
+  return a2afft_fft2d_create(MPI_Comm_f2c(comm), shape, options, plan);
+}
+
+int a2afft_fft2d_destroy(a2afft_fft2d* plan) {
+  return destroy(plan);
+}
+
+int a2afft_fft2d_input_box(a2afft_fft2d plan, size_t lower[2], size_t size[2], int order[2]) {
+  return box_of(plan, true, lower, size, order, "a2afft_fft2d_input_box");
+}
+
+int a2afft_fft2d_output_box(a2afft_fft2d plan, size_t lower[2], size_t size[2], int order[2]) {
+  return box_of(plan, false, lower, size, order, "a2afft_fft2d_output_box");
+}
+
+size_t a2afft_fft2d_input_elements(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::input_elements);
+}
+
+size_t a2afft_fft2d_output_elements(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::output_elements);
+}
+
+size_t a2afft_fft2d_in_place_elements(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::in_place_elements);
+}
+
+size_t a2afft_fft2d_input_bytes(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::input_bytes);
+}
+
+size_t a2afft_fft2d_output_bytes(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::output_bytes);
+}
+
+size_t a2afft_fft2d_in_place_bytes(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::in_place_bytes);
+}
+
+size_t a2afft_fft2d_workspace_bytes(a2afft_fft2d plan) {
+  return count(plan, &a2afft::DistributedFft::workspace_bytes);
+}
+
+int a2afft_fft2d_forward(a2afft_fft2d plan, const a2afft_complex* in, a2afft_complex* out) {
+  return transform(plan, true, in, out, "a2afft_fft2d_forward");
+}
+
+int a2afft_fft2d_backward(a2afft_fft2d plan, const a2afft_complex* in, a2afft_complex* out) {
+  return transform(plan, false, in, out, "a2afft_fft2d_backward");
+}
+
+int a2afft_fft2d_execute(a2afft_fft2d plan, int direction, const void* in, size_t in_bytes,
+                         void* out, size_t out_bytes) {
+  return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_fft2d_execute");
+}
+
+const char* a2afft_fft2d_describe(a2afft_fft2d plan) {
+  return describe(plan);
+}
+
+int a2afft_fft2d_last_times(a2afft_fft2d plan, double* transpose_seconds, double* compute_seconds) {
+  return last_times(plan, transpose_seconds, compute_seconds, "a2afft_fft2d_last_times");
+}
+
+// ---- 1D
+
 int a2afft_fft1d_create(MPI_Comm comm, size_t n, const a2afft_fft1d_options* options,
                         a2afft_fft1d* plan) {
-  constexpr const char* who = "a2afft_fft1d_create";
-  if (plan != nullptr) *plan = nullptr;
-  return guarded([&] {
-    std::string failure;
-    if (plan == nullptr) failure = std::string(who) + ": plan is NULL; pass the address of one";
-    const a2afft_fft1d_options given =
-        read_options(options, a2afft_fft1d_options_init, failure, who);
-    agree(comm, failure, who);
-    a2afft::Fft1dOptions cpp;
-    cpp.exchange = text_or(given.exchange, "auto");
-    cpp.n1 = given.n1;
-    cpp.rigor = static_cast<a2afft::Rigor>(given.rigor);
-    cpp.output = static_cast<a2afft::Fft1dOutput>(given.output);
-    cpp.wisdom_file = text_or(given.wisdom_file, "");
-    cpp.scaling = static_cast<a2afft::Scaling>(given.scaling);
-    cpp.precision = static_cast<a2afft::Precision>(given.precision);
-    cpp.batch = given.batch;
-    *plan = new a2afft_fft1d_plan{a2afft::Fft1d(comm, n, cpp), {}};
-  });
+  return create(comm, options, a2afft_fft1d_options_init, plan, "a2afft_fft1d_create", {},
+                [&](const a2afft_fft1d_options& given) {
+                  a2afft::Fft1dOptions cpp;
+                  read_shared(given, cpp);
+                  cpp.exchange = text_or(given.exchange, "auto");
+                  cpp.n1 = given.n1;
+                  cpp.output = static_cast<a2afft::Fft1dOutput>(given.output);
+                  return new a2afft_fft1d_plan{a2afft::Fft1d(comm, n, cpp), {}};
+                });
 }
 
 int a2afft_fft1d_create_f(MPI_Fint comm, size_t n, const a2afft_fft1d_options* options,
@@ -327,22 +466,19 @@ size_t a2afft_fft1d_output_index(a2afft_fft1d plan, size_t i) {
 }
 
 size_t a2afft_fft1d_local_bytes(a2afft_fft1d plan) {
-  return plan == nullptr ? 0 : plan->fft.local_bytes();
+  return count(plan, &a2afft::DistributedFft::input_bytes);
 }
 
 size_t a2afft_fft1d_workspace_bytes(a2afft_fft1d plan) {
-  return plan == nullptr ? 0 : plan->fft.workspace_bytes();
+  return count(plan, &a2afft::DistributedFft::workspace_bytes);
 }
 
 int a2afft_fft1d_forward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return guarded(
-      [&] { checked(plan, "a2afft_fft1d_forward").fft.forward(as_complex(in), as_complex(out)); });
+  return transform(plan, true, in, out, "a2afft_fft1d_forward");
 }
 
 int a2afft_fft1d_backward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return guarded([&] {
-    checked(plan, "a2afft_fft1d_backward").fft.backward(as_complex(in), as_complex(out));
-  });
+  return transform(plan, false, in, out, "a2afft_fft1d_backward");
 }
 
 int a2afft_fft1d_execute(a2afft_fft1d plan, int direction, const void* in, size_t in_bytes,
@@ -356,6 +492,45 @@ const char* a2afft_fft1d_describe(a2afft_fft1d plan) {
 
 int a2afft_fft1d_last_times(a2afft_fft1d plan, double* transpose_seconds, double* compute_seconds) {
   return last_times(plan, transpose_seconds, compute_seconds, "a2afft_fft1d_last_times");
+}
+
+// ---- The exchange
+
+int a2afft_exchange_create(MPI_Comm comm, size_t block_bytes, const char* spec,
+                           a2afft_exchange* exchange) {
+  constexpr const char* who = "a2afft_exchange_create";
+  if (exchange != nullptr) *exchange = nullptr;
+  return guarded([&] {
+    agree(
+        comm,
+        exchange == nullptr ? std::string(who) + ": exchange is NULL; pass the address of one" : "",
+        who);
+    auto made = a2afft::make_exchange(comm, block_bytes, text_or(spec, "auto"));
+    *exchange = new a2afft_exchange_plan{std::move(made), {}};
+  });
+}
+
+int a2afft_exchange_create_f(MPI_Fint comm, size_t block_bytes, const char* spec,
+                             a2afft_exchange* exchange) {
+  return a2afft_exchange_create(MPI_Comm_f2c(comm), block_bytes, spec, exchange);
+}
+
+int a2afft_exchange_destroy(a2afft_exchange* exchange) {
+  return destroy(exchange);
+}
+
+int a2afft_exchange_run(a2afft_exchange exchange, const void* send, void* recv) {
+  return guarded([&] { checked(exchange, "a2afft_exchange_run").exchange->run(send, recv); });
+}
+
+size_t a2afft_exchange_buffer_bytes(a2afft_exchange exchange) {
+  return exchange == nullptr ? 0 : exchange->exchange->buffer_bytes();
+}
+
+const char* a2afft_exchange_describe(a2afft_exchange exchange) {
+  if (exchange == nullptr) return "";
+  if (exchange->description.empty()) exchange->description = exchange->exchange->describe();
+  return exchange->description.c_str();
 }
 
 }  // extern "C"

@@ -38,6 +38,7 @@ enum { A2AFFT_RIGOR_ESTIMATE = 0, A2AFFT_RIGOR_MEASURE = 1, A2AFFT_RIGOR_PATIENT
 enum { A2AFFT_SCALING_NONE = 0, A2AFFT_SCALING_FULL = 1, A2AFFT_SCALING_SYMMETRIC = 2 };
 enum { A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1 };
 enum { A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1 };
+enum { A2AFFT_FFT2D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT2D_OUTPUT_NATURAL = 1 };
 /* c2c, or r2c (real input; n2/2+1 complex points along the last dimension, FFTW's convention). */
 enum { A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1 };
 enum { A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1 };
@@ -52,6 +53,8 @@ typedef float a2afft_complex_float[2];
 /* Opaque plans. */
 typedef struct a2afft_fft3d_plan* a2afft_fft3d;
 typedef struct a2afft_fft1d_plan* a2afft_fft1d;
+typedef struct a2afft_fft2d_plan* a2afft_fft2d;
+typedef struct a2afft_exchange_plan* a2afft_exchange;
 
 /* Options of a 3D plan. Always fill them with a2afft_fft3d_options_init(), then change what you
  * need: it sets struct_size, so that fields added later never break a caller built earlier.
@@ -83,9 +86,23 @@ typedef struct a2afft_fft1d_options {
   size_t batch;            /* fields transformed together, interleaved (field fastest); 1 */
 } a2afft_fft1d_options;
 
+/* Options of a 2D plan; fill them with a2afft_fft2d_options_init(). */
+typedef struct a2afft_fft2d_options {
+  size_t struct_size;
+  const char* exchange;    /* "auto" (default) or a backend spec: the one transpose's */
+  int rigor;               /* A2AFFT_RIGOR_*; default MEASURE */
+  int output;              /* A2AFFT_FFT2D_OUTPUT_*; default TRANSPOSED (fastest) */
+  const char* wisdom_file; /* NULL: none */
+  int scaling;             /* A2AFFT_SCALING_*; default NONE */
+  int kind;                /* A2AFFT_KIND_*; default C2C */
+  int precision;           /* A2AFFT_PRECISION_*; default DOUBLE */
+  size_t batch;            /* fields transformed together, interleaved (field fastest); 1 */
+} a2afft_fft2d_options;
+
 /* The defaults. Not collective. */
 void a2afft_fft3d_options_init(a2afft_fft3d_options* options);
 void a2afft_fft1d_options_init(a2afft_fft1d_options* options);
+void a2afft_fft2d_options_init(a2afft_fft2d_options* options);
 
 /* What the last failing call on this thread said ("" if none failed). Valid until the next
  * failing call on this thread. Not collective. */
@@ -175,6 +192,52 @@ int a2afft_fft1d_execute(a2afft_fft1d plan, int direction, const void* in, size_
 
 const char* a2afft_fft1d_describe(a2afft_fft1d plan);
 int a2afft_fft1d_last_times(a2afft_fft1d plan, double* transpose_seconds, double* compute_seconds);
+
+/* ---- 2D FFT of n0 x n1 points on slabs (see a2afft/fft2d.hpp): c2c or r2c, double or float,
+ * one field or a batch; the same engine and output bits as a 3D plan of {1, n0, n1} on a 1 x P
+ * grid. Each call means what its a2afft_fft3d_ namesake does, with two dimensions. ---- */
+
+int a2afft_fft2d_create(MPI_Comm comm, const size_t shape[2], const a2afft_fft2d_options* options,
+                        a2afft_fft2d* plan);
+int a2afft_fft2d_create_f(MPI_Fint comm, const size_t shape[2], const a2afft_fft2d_options* options,
+                          a2afft_fft2d* plan);
+int a2afft_fft2d_destroy(a2afft_fft2d* plan);
+int a2afft_fft2d_input_box(a2afft_fft2d plan, size_t lower[2], size_t size[2], int order[2]);
+int a2afft_fft2d_output_box(a2afft_fft2d plan, size_t lower[2], size_t size[2], int order[2]);
+size_t a2afft_fft2d_input_elements(a2afft_fft2d plan);
+size_t a2afft_fft2d_output_elements(a2afft_fft2d plan);
+size_t a2afft_fft2d_in_place_elements(a2afft_fft2d plan);
+size_t a2afft_fft2d_input_bytes(a2afft_fft2d plan);
+size_t a2afft_fft2d_output_bytes(a2afft_fft2d plan);
+size_t a2afft_fft2d_in_place_bytes(a2afft_fft2d plan);
+size_t a2afft_fft2d_workspace_bytes(a2afft_fft2d plan);
+int a2afft_fft2d_forward(a2afft_fft2d plan, const a2afft_complex* in, a2afft_complex* out);
+int a2afft_fft2d_backward(a2afft_fft2d plan, const a2afft_complex* in, a2afft_complex* out);
+int a2afft_fft2d_execute(a2afft_fft2d plan, int direction, const void* in, size_t in_bytes,
+                         void* out, size_t out_bytes);
+/* The one transpose's exchange (an exchange's describe), or "-" on one rank. */
+const char* a2afft_fft2d_describe(a2afft_fft2d plan);
+int a2afft_fft2d_last_times(a2afft_fft2d plan, double* transpose_seconds, double* compute_seconds);
+
+/* ---- The all-to-all alone (see a2afft/exchange.hpp): MPI_Alltoall semantics on blocks of
+ * block_bytes bytes, through any backend. ---- */
+
+/* Plans the exchange of `spec` ("auto", "pairwise", "tra:radix=4", ...; NULL: "auto") for
+ * blocks of `block_bytes` among the ranks of `comm`. Collective, the same arguments on every
+ * rank; on failure *exchange is NULL, every rank gets the same code and message. */
+int a2afft_exchange_create(MPI_Comm comm, size_t block_bytes, const char* spec,
+                           a2afft_exchange* exchange);
+int a2afft_exchange_create_f(MPI_Fint comm, size_t block_bytes, const char* spec,
+                             a2afft_exchange* exchange);
+/* Frees the exchange and sets *exchange to NULL; NULL is allowed. Collective. */
+int a2afft_exchange_destroy(a2afft_exchange* exchange);
+/* `send` holds one block per rank (block j goes to rank j); afterwards `recv` block j holds
+ * what rank j sent. Both hold buffer_bytes; they must not overlap. Collective. */
+int a2afft_exchange_run(a2afft_exchange exchange, const void* send, void* recv);
+/* Bytes of the send and of the receive buffer (ranks times block_bytes); 0 for NULL. */
+size_t a2afft_exchange_buffer_bytes(a2afft_exchange exchange);
+/* The resolved backend, e.g. "auto→tra(radix=4)"; owned by the exchange. Not collective. */
+const char* a2afft_exchange_describe(a2afft_exchange exchange);
 
 #ifdef __cplusplus
 }

@@ -144,6 +144,96 @@ TEST(CApi, a_2d_transform_is_a_3d_plan_of_one_plane_on_a_1xp_grid) {
   EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
 }
 
+// The C 2D plan is the C++ Fft2d: the same boxes, the same one exchange, the same output bits
+// (r2c float, a batch of 2, out of place, then back in place).
+TEST(CApi, a_2d_plan_gives_fft2ds_boxes_and_bits) {
+  const size_t shape[2] = {9, 8};
+  a2afft_fft2d_options options;
+  a2afft_fft2d_options_init(&options);
+  EXPECT_EQ(options.struct_size, sizeof(options));
+  EXPECT_EQ(options.output, A2AFFT_FFT2D_OUTPUT_TRANSPOSED);
+  options.exchange = "pairwise";
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.kind = A2AFFT_KIND_R2C;
+  options.precision = A2AFFT_PRECISION_FLOAT;
+  options.batch = 2;
+  a2afft_fft2d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft2d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  a2afft::Fft2dOptions flat;
+  flat.exchange = "pairwise";
+  flat.rigor = a2afft::Rigor::estimate;
+  flat.kind = a2afft::Kind::r2c;
+  flat.precision = a2afft::Precision::single_precision;
+  flat.batch = 2;
+  a2afft::Fft2d fft(MPI_COMM_WORLD, {9, 8}, flat);
+  EXPECT_EQ(std::string(a2afft_fft2d_describe(plan)), fft.describe());
+  size_t lower[2], size[2];
+  int order[2];
+  ASSERT_EQ(a2afft_fft2d_output_box(plan, lower, size, order), A2AFFT_SUCCESS);
+  const a2afft::Box2 box = fft.output_box();
+  EXPECT_TRUE(lower[0] == box.lower[0] && lower[1] == box.lower[1] && size[0] == box.size[0] &&
+              size[1] == box.size[1] && order[0] == box.order[0] && order[1] == box.order[1]);
+  ASSERT_EQ(a2afft_fft2d_output_bytes(plan), fft.output_bytes());
+  ASSERT_EQ(a2afft_fft2d_in_place_bytes(plan), fft.in_place_bytes());
+
+  std::vector<float> x(2 * fft.in_place_elements());
+  for (std::size_t i = 0; i < fft.input_elements(); ++i)
+    x[i] = float(std::cos(0.3 + double(i) + 7.0 * rank_in()));
+  using ComplexFloat = std::complex<float>;
+  std::vector<ComplexFloat> from_c(fft.in_place_elements()), from_cpp(fft.in_place_elements());
+  ASSERT_EQ(a2afft_fft2d_execute(plan, A2AFFT_FORWARD, x.data(), a2afft_fft2d_input_bytes(plan),
+                                 from_c.data(), from_c.size() * sizeof(ComplexFloat)),
+            A2AFFT_SUCCESS)
+      << a2afft_error_message();
+  fft.forward(x.data(), from_cpp.data());
+  EXPECT_EQ(sum_over(std::memcmp(from_c.data(), from_cpp.data(), fft.output_bytes()) == 0 ? 0 : 1),
+            0);
+  // c2c double only: the typed call of a float r2c plan is refused, on every rank.
+  std::vector<Complex> wrong(fft.in_place_elements());
+  EXPECT_EQ(
+      sum_over(a2afft_fft2d_forward(plan, cells(wrong), cells(wrong)) == A2AFFT_ERROR_USAGE ? 1
+                                                                                            : 0),
+      size_of());
+  EXPECT_EQ(a2afft_fft2d_destroy(&plan), A2AFFT_SUCCESS);
+  EXPECT_EQ(plan, nullptr);
+}
+
+// The C exchange against MPI_Alltoall on blocks whose every byte encodes (source, destination,
+// byte index), for a named backend and for auto; a bad spec fails on every rank, with no plan.
+TEST(CApi, the_exchange_matches_mpi_alltoall_byte_for_byte) {
+  const int ranks = size_of();
+  const std::size_t block_bytes = 37;
+  std::vector<unsigned char> send(ranks * block_bytes), expected(send.size());
+  for (int to = 0; to < ranks; ++to)
+    for (std::size_t b = 0; b < block_bytes; ++b)
+      send[to * block_bytes + b] = static_cast<unsigned char>(rank_in() * 31 + to * 7 + b);
+  MPI_Alltoall(send.data(), int(block_bytes), MPI_BYTE, expected.data(), int(block_bytes), MPI_BYTE,
+               MPI_COMM_WORLD);
+  for (const char* spec : {"pairwise", "tra:radix=2", "auto"}) {
+    a2afft_exchange exchange = nullptr;
+    ASSERT_EQ(sum_over(a2afft_exchange_create(MPI_COMM_WORLD, block_bytes, spec, &exchange)), 0)
+        << spec << ": " << a2afft_error_message();
+    ASSERT_EQ(a2afft_exchange_buffer_bytes(exchange), send.size());
+    std::vector<unsigned char> recv(send.size(), 0xEE);
+    ASSERT_EQ(a2afft_exchange_run(exchange, send.data(), recv.data()), A2AFFT_SUCCESS);
+    EXPECT_EQ(sum_over(recv == expected ? 0 : 1), 0) << spec << " differs from MPI_Alltoall";
+    EXPECT_NE(std::string(a2afft_exchange_describe(exchange)), "") << spec;
+    EXPECT_EQ(a2afft_exchange_destroy(&exchange), A2AFFT_SUCCESS);
+    EXPECT_EQ(exchange, nullptr);
+  }
+  a2afft_exchange bad = reinterpret_cast<a2afft_exchange>(&bad);
+  EXPECT_EQ(sum_over(a2afft_exchange_create(MPI_COMM_WORLD, block_bytes, "tra:radix=banana",
+                                            &bad) == A2AFFT_ERROR_USAGE
+                         ? 1
+                         : 0),
+            ranks);
+  EXPECT_EQ(bad, nullptr);
+  EXPECT_NE(std::string(a2afft_error_message()).find("radix=banana"), std::string::npos)
+      << a2afft_error_message();
+  EXPECT_EQ(a2afft_exchange_run(nullptr, send.data(), send.data()), A2AFFT_ERROR_USAGE);
+}
+
 TEST(CApi, bad_options_give_a_code_and_a_message_on_every_rank_and_no_plan) {
   const size_t shape[3] = {8, 6, 5};
   a2afft_fft3d_options options;
