@@ -36,20 +36,29 @@ struct Fft3dCommandOptions {
   cli::LayoutFlags layout;
 };
 
-// fft3d, and fft2d (`two_d`) as the same transform of a 1 x n0 x n1 array on a 1 x P grid.
-int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
-  const std::array<std::size_t, 3> shape =
-      two_d ? parse_shape_2d(options.size) : parse_shape(options.size);
-  const Rigor rigor = parse_rigor(options.run.rigor);
-  if (options.output != "transposed" && options.output != "natural") {
-    throw UsageError("--output=" + options.output +
-                     " is not valid; expected transposed or natural");
-  }
-  const bool natural = options.output == "natural";
-  const Transform transform = parse_transform(options.kind, options.precision, options.batch);
-  const Engines engines = parse_engines(options.run.engines);
-  // (row spec, column spec) pairs: --row/--col-exchange make one pair, else each --exchange spec
-  // serves both transposes.
+// One run of fft3d, or of fft2d (`two_d`: the same transform of a 1 x n0 x n1 array on a 1 x P
+// grid), as parsed and checked from the command line: everything the plans are made from.
+struct Fft3dRun {
+  bool two_d = false;
+  std::array<std::size_t, 3> shape{};
+  Rigor rigor = Rigor::measure;
+  bool natural = false;
+  Transform transform;
+  Engines engines;
+  // (row spec, column spec) pairs: --row/--col-exchange make one pair, else each --exchange
+  // spec serves both transposes.
+  std::vector<std::pair<cli::ExchangeChoice, cli::ExchangeChoice>> choices;
+  LayoutRequest layout;
+  RankMap ranks;
+  std::array<int, 2> grid{};
+  Order order = Order::interleaved;
+
+  std::string grid_text() const { return std::to_string(grid[0]) + "x" + std::to_string(grid[1]); }
+  double points() const { return static_cast<double>(shape[0] * shape[1] * shape[2]); }
+};
+
+std::vector<std::pair<cli::ExchangeChoice, cli::ExchangeChoice>> exchange_pairs(
+    const Fft3dCommandOptions& options) {
   std::vector<std::pair<cli::ExchangeChoice, cli::ExchangeChoice>> choices;
   if (!options.row_exchange.empty() || !options.column_exchange.empty()) {
     const auto pick = [](const std::string& text) {
@@ -59,113 +68,148 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
       return specs.front();
     };
     choices.emplace_back(pick(options.row_exchange), pick(options.column_exchange));
-  } else {
-    for (const auto& choice : cli::expand_exchange_specs(options.exchanges)) {
-      choices.emplace_back(choice, choice);
-    }
+    return choices;
   }
-  const LayoutRequest layout = options.layout.request();
-  const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
-  const std::array<int, 2> grid = two_d                  ? std::array<int, 2>{1, ranks.size()}
-                                  : options.grid.empty() ? Fft3d::default_grid(ranks.size())
-                                                         : parse_grid(options.grid, ranks.size());
-  const std::string grid_text = std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
-  const Fft3dOutput output = natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
-  // The exchanges' blocks, as the plans will have them.
-  const std::array<std::size_t, 2> blocks = Fft3d::exchange_block_bytes(
-      shape, grid, output, transform.kind, transform.precision, transform.batch);
-  const double point_bytes = transform.point_bytes();
-  cli::check_buffer_fits(static_cast<std::size_t>(point_bytes) * shape[0] * shape[1],
-                         static_cast<int>(shape[2]), "--size");
+  for (const auto& choice : cli::expand_exchange_specs(options.exchanges)) {
+    choices.emplace_back(choice, choice);
+  }
+  return choices;
+}
 
+Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
+  Fft3dRun run;
+  run.two_d = two_d;
+  run.shape = two_d ? parse_shape_2d(options.size) : parse_shape(options.size);
+  run.rigor = parse_rigor(options.run.rigor);
+  if (options.output != "transposed" && options.output != "natural") {
+    throw UsageError("--output=" + options.output +
+                     " is not valid; expected transposed or natural");
+  }
+  run.natural = options.output == "natural";
+  run.transform = parse_transform(options.kind, options.precision, options.batch);
+  run.engines = parse_engines(options.run.engines);
+  run.choices = exchange_pairs(options);
+  run.layout = options.layout.request();
+  run.ranks = map_ranks(MPI_COMM_WORLD, run.layout);
+  const int p = run.ranks.size();
+  run.grid = two_d                  ? std::array<int, 2>{1, p}
+             : options.grid.empty() ? Fft3d::default_grid(p)
+                                    : parse_grid(options.grid, p);
   // Each plan holds about five local arrays (input, data, work, send, receive) on every rank.
-  const double bytes_per_rank =
-      5.0 * point_bytes * static_cast<double>(shape[0] * shape[1] * shape[2]) / ranks.size();
-  const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
-  const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
-  {
-    // Each transpose's exchange has one block per rank of its row (p1) or column (p0), padded
-    // to the largest part as the plan pads it.
-    const double points = static_cast<double>(shape[0] * shape[1] * shape[2]);
-    const int largest_node = ranks.largest_node_size();
-    const auto scratch = [&](const std::string& spec, int parts, std::size_t block_bytes) {
-      return cli::exchange_scratch_bytes(spec, parts, std::min(largest_node, parts), block_bytes);
-    };
-    std::vector<double> scratch_per_plan;
-    if (engines.ours) {
-      for (const auto& [row_choice, column_choice] : choices) {
-        scratch_per_plan.push_back(scratch(row_choice.spec, grid[1], blocks[0]) +
-                                   scratch(column_choice.spec, grid[0], blocks[1]));
-      }
-    }
-    cli::check_memory_fits(
-        cli::fft_memory_estimate(points * point_bytes / static_cast<double>(sizeof(Complex)), ranks,
-                                 order, engines.fftw_mpi, scratch_per_plan),
-        ranks, "fft3d --size=" + shape_to_string(shape) + " on a " + grid_text + " grid");
-  }
+  const double bytes_per_rank = 5.0 * run.transform.point_bytes() * run.points() / p;
+  const std::size_t plan_count =
+      (run.engines.fftw_mpi ? 1 : 0) + (run.engines.ours ? run.choices.size() : 0);
+  run.order = choose_order(options.run.order, bytes_per_rank, run.ranks, plan_count);
+  return run;
+}
 
-  const report::RunContext context =
-      report::collect_context(ranks, two_d ? "a2afft fft2d" : "a2afft fft3d");
+// Refuses a run whose buffers or plans would not fit, before any is made.
+void check_fits(const Fft3dRun& run) {
+  const double point_bytes = run.transform.point_bytes();
+  cli::check_buffer_fits(static_cast<std::size_t>(point_bytes) * run.shape[0] * run.shape[1],
+                         static_cast<int>(run.shape[2]), "--size");
+  // Each transpose's exchange has one block per rank of its row (p1) or column (p0), padded to
+  // the largest part as the plan pads it.
+  const std::array<std::size_t, 2> blocks = Fft3d::exchange_block_bytes(
+      run.shape, run.grid, run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed,
+      run.transform.kind, run.transform.precision, run.transform.batch);
+  const int largest_node = run.ranks.largest_node_size();
+  const auto scratch = [&](const std::string& spec, int parts, std::size_t block_bytes) {
+    return cli::exchange_scratch_bytes(spec, parts, std::min(largest_node, parts), block_bytes);
+  };
+  std::vector<double> scratch_per_plan;
+  if (run.engines.ours) {
+    for (const auto& [row_choice, column_choice] : run.choices) {
+      scratch_per_plan.push_back(scratch(row_choice.spec, run.grid[1], blocks[0]) +
+                                 scratch(column_choice.spec, run.grid[0], blocks[1]));
+    }
+  }
+  cli::check_memory_fits(
+      cli::fft_memory_estimate(run.points() * point_bytes / static_cast<double>(sizeof(Complex)),
+                               run.ranks, run.order, run.engines.fftw_mpi, scratch_per_plan),
+      run.ranks,
+      "fft3d --size=" + shape_to_string(run.shape) + " on a " + run.grid_text() + " grid");
+}
+
+// The header's settings line.
+std::string settings_of(const Fft3dRun& run, const Fft3dCommandOptions& options) {
   const std::string size_text =
-      two_d ? std::to_string(shape[1]) + "x" + std::to_string(shape[2]) : shape_to_string(shape);
-  const std::string settings =
-      "size " + size_text + ", " +
-      (two_d ? "slabs on " + std::to_string(ranks.size()) + " ranks" : "grid " + grid_text) + ", " +
-      options.output + " output, " + transform.to_string() + ", " + options.run.rigor + ", " +
-      std::to_string(options.run.iterations) + " timed runs after " +
-      std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order);
-  const std::array<std::size_t, 3> moved = transform.output_shape(shape);
-  const std::optional<Roofline> roofline = measure_roofline_if_asked(
-      options.run, MPI_COMM_WORLD,
-      static_cast<std::size_t>(point_bytes * static_cast<double>(moved[0] * moved[1] * moved[2]) /
-                               ranks.size()));
-  report::Reporters reporters =
-      start_fft_run(options.run, MPI_COMM_WORLD, context, settings,
-                    two_d ? "exchange" : "exchange (row, column)", roofline);
+      run.two_d ? std::to_string(run.shape[1]) + "x" + std::to_string(run.shape[2])
+                : shape_to_string(run.shape);
+  return "size " + size_text + ", " +
+         (run.two_d ? "slabs on " + std::to_string(run.ranks.size()) + " ranks"
+                    : "grid " + run.grid_text()) +
+         ", " + options.output + " output, " + run.transform.to_string() + ", " +
+         options.run.rigor + ", " + std::to_string(options.run.iterations) + " timed runs after " +
+         std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order);
+}
+
+// The a2afft row of one (row, column) exchange pair; every row shares `shared`.
+CandidateMaker a2afft_maker(const Fft3dRun& run, const PlanOptions& shared,
+                            const cli::ExchangeChoice& row, const cli::ExchangeChoice& column) {
+  const std::string spec =
+      row.spec == column.spec ? row.spec : "row=" + row.spec + ",column=" + column.spec;
+  if (run.two_d) {
+    Fft2dOptions flat;
+    static_cast<PlanOptions&>(flat) = shared;
+    flat.exchange = row.spec;
+    flat.output = run.natural ? Fft2dOutput::natural : Fft2dOutput::transposed;
+    const std::array<std::size_t, 2> shape{run.shape[1], run.shape[2]};
+    return skipping_refusal_if(row.from_all, spec, [shape, flat] {
+      return std::make_unique<Fft2dCandidate>(MPI_COMM_WORLD, shape, flat);
+    });
+  }
+  a2afft::Fft3dOptions plan;
+  static_cast<PlanOptions&>(plan) = shared;
+  plan.grid = run.grid;
+  plan.row_exchange = row.spec;
+  plan.column_exchange = column.spec;
+  plan.output = run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
+  return skipping_refusal_if(row.from_all && column.from_all, spec, [shape = run.shape, plan] {
+    return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan);
+  });
+}
+
+// Every row's plan maker: FFTW-MPI's first where asked for, then a2afft's per exchange pair.
+std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
-  if (engines.fftw_mpi) {
-    makers.push_back(fftw_mpi_maker(engines.ours, [&] {
-      return make_fftw_mpi_3d(MPI_COMM_WORLD, shape, rigor, !natural, transform, two_d);
+  if (run.engines.fftw_mpi) {
+    makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
+      return make_fftw_mpi_3d(MPI_COMM_WORLD, run.shape, run.rigor, !run.natural, run.transform,
+                              run.two_d);
     }));
   }
 #endif
-  if (engines.ours) {
-    // What every a2afft row shares; each adds its exchanges.
-    PlanOptions shared;
-    shared.rigor = rigor;
-    shared.layout = layout;
-    shared.kind = transform.kind;
-    shared.precision = transform.precision;
-    shared.batch = transform.batch;
-    for (const auto& [row_choice, column_choice] : choices) {
-      const std::string spec = row_choice.spec == column_choice.spec
-                                   ? row_choice.spec
-                                   : "row=" + row_choice.spec + ",column=" + column_choice.spec;
-      if (two_d) {
-        Fft2dOptions flat;
-        static_cast<PlanOptions&>(flat) = shared;
-        flat.exchange = row_choice.spec;
-        flat.output = natural ? Fft2dOutput::natural : Fft2dOutput::transposed;
-        makers.push_back(skipping_refusal_if(row_choice.from_all, spec, [&, flat] {
-          return std::make_unique<Fft2dCandidate>(
-              MPI_COMM_WORLD, std::array<std::size_t, 2>{shape[1], shape[2]}, flat);
-        }));
-        continue;
-      }
-      a2afft::Fft3dOptions plan;
-      static_cast<PlanOptions&>(plan) = shared;
-      plan.grid = grid;
-      plan.row_exchange = row_choice.spec;
-      plan.column_exchange = column_choice.spec;
-      plan.output = output;
-      makers.push_back(skipping_refusal_if(
-          row_choice.from_all && column_choice.from_all, spec,
-          [&, plan] { return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan); }));
-    }
-  }
-  const std::vector<FftRow> rows =
-      run_fft_benchmark(options.run, MPI_COMM_WORLD, shape, order, makers, roofline);
+  if (!run.engines.ours) return makers;
+  PlanOptions shared;
+  shared.rigor = run.rigor;
+  shared.layout = run.layout;
+  shared.kind = run.transform.kind;
+  shared.precision = run.transform.precision;
+  shared.batch = run.transform.batch;
+  for (const auto& [row, column] : run.choices)
+    makers.push_back(a2afft_maker(run, shared, row, column));
+  return makers;
+}
+
+// fft3d and fft2d: parse, check, plan and run every row, report.
+int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
+  const Fft3dRun run = parse_run(options, two_d);
+  check_fits(run);
+  const report::RunContext context =
+      report::collect_context(run.ranks, two_d ? "a2afft fft2d" : "a2afft fft3d");
+  const std::array<std::size_t, 3> moved = run.transform.output_shape(run.shape);
+  const std::optional<Roofline> roofline = measure_roofline_if_asked(
+      options.run, MPI_COMM_WORLD,
+      static_cast<std::size_t>(run.transform.point_bytes() *
+                               static_cast<double>(moved[0] * moved[1] * moved[2]) /
+                               run.ranks.size()));
+  report::Reporters reporters =
+      start_fft_run(options.run, MPI_COMM_WORLD, context, settings_of(run, options),
+                    two_d ? "exchange" : "exchange (row, column)", roofline);
+  const std::vector<FftRow> rows = run_fft_benchmark(options.run, MPI_COMM_WORLD, run.shape,
+                                                     run.order, makers_of(run), roofline);
   return report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
 }
 
