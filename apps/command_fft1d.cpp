@@ -90,98 +90,136 @@ void print_hpcc_lines(const std::vector<FftRow>& rows, std::size_t n, int ranks)
             << "MPIFFT_Passed=" << (value < kHpccThreshold ? 1 : 0) << '\n';
 }
 
-int run_fft1d(const Fft1dCommandOptions& options) {
-  const Rigor rigor = parse_rigor(options.run.rigor);
+// One run of fft1d as parsed and checked from the command line: what the plans are made from.
+struct Fft1dRun {
+  Rigor rigor = Rigor::measure;
+  bool scrambled = false;
+  Transform transform;
+  Engines engines;
+  std::vector<cli::ExchangeChoice> choices;
+  LayoutRequest layout;
+  RankMap ranks;
+  std::size_t n = 0;
+  std::array<std::size_t, 2> split{};  // N1 and N2 as the plans will have them
+  Order order = Order::interleaved;
+
+  std::size_t local_length() const { return n / static_cast<std::size_t>(ranks.size()); }
+};
+
+Fft1dRun parse_run(const Fft1dCommandOptions& options) {
+  Fft1dRun run;
+  run.rigor = parse_rigor(options.run.rigor);
   if (options.output != "natural" && options.output != "scrambled") {
     throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
   }
-  const bool scrambled = options.output == "scrambled";
-  const Transform transform = parse_transform("c2c", options.precision, options.batch);
-  if (options.hpcc && transform.precision != Precision::double_precision) {
+  run.scrambled = options.output == "scrambled";
+  run.transform = parse_transform("c2c", options.precision, options.batch);
+  if (options.hpcc && run.transform.precision != Precision::double_precision) {
     throw UsageError("--hpcc with --precision=" + options.precision +
                      " is not valid; HPCC's MPIFFT test is of double precision");
   }
-  const Engines engines = parse_engines(options.run.engines);
-  const auto choices = cli::expand_exchange_specs(options.exchanges);
-  const LayoutRequest layout = options.layout.request();
-  const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
-  const std::size_t n = !options.length.empty() ? parse_length(options.length)
-                        : options.hpcc          ? hpcc_length(options.memory_fraction, ranks)
-                                                : std::size_t{1} << 20;
-  // N1 and N2 as the plans will have them (throws if N cannot split); N/P elements per rank.
-  const std::array<std::size_t, 2> split = Fft1d::split(n, ranks.size(), options.n1);
-  const std::size_t local_length = n / static_cast<std::size_t>(ranks.size());
-  const double point_bytes = transform.point_bytes();
-  cli::check_buffer_fits(local_length * static_cast<std::size_t>(point_bytes), 1, "--n");
+  run.engines = parse_engines(options.run.engines);
+  run.choices = cli::expand_exchange_specs(options.exchanges);
+  run.layout = options.layout.request();
+  run.ranks = map_ranks(MPI_COMM_WORLD, run.layout);
+  run.n = !options.length.empty() ? parse_length(options.length)
+          : options.hpcc          ? hpcc_length(options.memory_fraction, run.ranks)
+                                  : std::size_t{1} << 20;
+  run.split = Fft1d::split(run.n, run.ranks.size(), options.n1);  // throws if N cannot split
+  const double bytes_per_rank =
+      5.0 * run.transform.point_bytes() * static_cast<double>(run.local_length());
+  const std::size_t plan_count =
+      (run.engines.fftw_mpi ? 1 : 0) + (run.engines.ours ? run.choices.size() : 0);
+  run.order = choose_order(options.run.order, bytes_per_rank, run.ranks, plan_count);
+  return run;
+}
 
-  const double bytes_per_rank = 5.0 * point_bytes * static_cast<double>(local_length);
-  const std::size_t plan_count = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? choices.size() : 0);
-  const Order order = choose_order(options.run.order, bytes_per_rank, ranks, plan_count);
-  {
-    const int largest_node = ranks.largest_node_size();
-    std::vector<double> scratch_per_plan;
-    if (engines.ours) {
-      for (const cli::ExchangeChoice& choice : choices) {
-        scratch_per_plan.push_back(cli::exchange_scratch_bytes(
-            choice.spec, ranks.size(), largest_node,
-            Fft1d::exchange_block_bytes(n, ranks.size(), transform.precision, transform.batch)));
-      }
+// Refuses a run whose buffers or plans would not fit, before any is made.
+void check_fits(const Fft1dRun& run) {
+  const double point_bytes = run.transform.point_bytes();
+  cli::check_buffer_fits(run.local_length() * static_cast<std::size_t>(point_bytes), 1, "--n");
+  std::vector<double> scratch_per_plan;
+  if (run.engines.ours) {
+    const std::size_t block_bytes = Fft1d::exchange_block_bytes(
+        run.n, run.ranks.size(), run.transform.precision, run.transform.batch);
+    for (const cli::ExchangeChoice& choice : run.choices) {
+      scratch_per_plan.push_back(cli::exchange_scratch_bytes(
+          choice.spec, run.ranks.size(), run.ranks.largest_node_size(), block_bytes));
     }
-    cli::check_memory_fits(
-        cli::fft_memory_estimate(
-            static_cast<double>(n) * point_bytes / static_cast<double>(sizeof(Complex)), ranks,
-            order, engines.fftw_mpi, scratch_per_plan),
-        ranks, "fft1d --n=" + std::to_string(n));
   }
+  cli::check_memory_fits(
+      cli::fft_memory_estimate(
+          static_cast<double>(run.n) * point_bytes / static_cast<double>(sizeof(Complex)),
+          run.ranks, run.order, run.engines.fftw_mpi, scratch_per_plan),
+      run.ranks, "fft1d --n=" + std::to_string(run.n));
+}
 
-  const report::RunContext context = report::collect_context(ranks, "a2afft fft1d");
-  const std::string settings =
-      "N " + std::to_string(n) + " = " + std::to_string(split[0]) + " x " +
-      std::to_string(split[1]) + ", " + options.output + " output (fftw-mpi: natural), " +
-      transform.to_string() + ", " + options.run.rigor + ", " +
-      std::to_string(options.run.iterations) + " timed runs after " +
-      std::to_string(options.run.warmup) + " warm-up runs, " + to_string(order) +
-      (options.hpcc ? options.length.empty() ? ", HPCC mode (N from --memory-fraction " +
-                                                   format("%g", options.memory_fraction) + ")"
-                                             : ", HPCC mode"
-                    : "");
-  const std::optional<Roofline> roofline = measure_roofline_if_asked(
-      options.run, MPI_COMM_WORLD, local_length * static_cast<std::size_t>(point_bytes));
-  report::Reporters reporters =
-      start_fft_run(options.run, MPI_COMM_WORLD, context, settings, "exchange", roofline);
+// The header's settings line.
+std::string settings_of(const Fft1dRun& run, const Fft1dCommandOptions& options) {
+  const std::string hpcc =
+      !options.hpcc ? ""
+      : options.length.empty()
+          ? ", HPCC mode (N from --memory-fraction " + format("%g", options.memory_fraction) + ")"
+          : ", HPCC mode";
+  return "N " + std::to_string(run.n) + " = " + std::to_string(run.split[0]) + " x " +
+         std::to_string(run.split[1]) + ", " + options.output + " output (fftw-mpi: natural), " +
+         run.transform.to_string() + ", " + options.run.rigor + ", " +
+         std::to_string(options.run.iterations) + " timed runs after " +
+         std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order) + hpcc;
+}
+
+// Every row's plan maker: FFTW-MPI's first where asked for, then a2afft's per exchange.
+std::vector<CandidateMaker> makers_of(const Fft1dRun& run) {
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
-  if (engines.fftw_mpi) {
-    makers.push_back(fftw_mpi_maker(
-        engines.ours, [&] { return make_fftw_mpi_1d(MPI_COMM_WORLD, n, rigor, transform); }));
+  if (run.engines.fftw_mpi) {
+    makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
+      return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform);
+    }));
   }
 #endif
-  if (engines.ours) {
-    for (const cli::ExchangeChoice& choice : choices) {
-      a2afft::Fft1dOptions plan;
-      plan.exchange = choice.spec;
-      plan.n1 = split[0];
-      plan.rigor = rigor;
-      plan.output = scrambled ? Fft1dOutput::scrambled : Fft1dOutput::natural;
-      plan.layout = layout;
-      plan.precision = transform.precision;
-      plan.batch = transform.batch;
-      makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [&, plan] {
-        return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan);
-      }));
-    }
+  if (!run.engines.ours) return makers;
+  for (const cli::ExchangeChoice& choice : run.choices) {
+    a2afft::Fft1dOptions plan;
+    plan.exchange = choice.spec;
+    plan.n1 = run.split[0];
+    plan.rigor = run.rigor;
+    plan.output = run.scrambled ? Fft1dOutput::scrambled : Fft1dOutput::natural;
+    plan.layout = run.layout;
+    plan.precision = run.transform.precision;
+    plan.batch = run.transform.batch;
+    makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [n = run.n, plan] {
+      return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan);
+    }));
   }
-  const std::vector<FftRow> rows =
-      run_fft_benchmark(options.run, MPI_COMM_WORLD, {1, 1, n}, order, makers, roofline);
-  int status = report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
-  if (options.hpcc && !rows.empty()) {
-    if (is_printing_rank()) print_hpcc_lines(rows, n, ranks.size());
-    const double scale = std::log(static_cast<double>(n)) * kHpccEpsilon;
-    for (const FftRow& row : rows) {
-      if (!(row.round_trip_absolute_error / scale < kHpccThreshold)) status = 1;
-    }
+  return makers;
+}
+
+// HPCC's lines, and its pass test on every row, after the reporters' output.
+int hpcc_status(const std::vector<FftRow>& rows, const Fft1dRun& run, int status) {
+  if (rows.empty()) return status;
+  if (is_printing_rank()) print_hpcc_lines(rows, run.n, run.ranks.size());
+  const double scale = std::log(static_cast<double>(run.n)) * kHpccEpsilon;
+  for (const FftRow& row : rows) {
+    if (!(row.round_trip_absolute_error / scale < kHpccThreshold)) status = 1;
   }
   return status;
+}
+
+// fft1d: parse, check, plan and run every row, report.
+int run_fft1d(const Fft1dCommandOptions& options) {
+  const Fft1dRun run = parse_run(options);
+  check_fits(run);
+  const report::RunContext context = report::collect_context(run.ranks, "a2afft fft1d");
+  const std::optional<Roofline> roofline = measure_roofline_if_asked(
+      options.run, MPI_COMM_WORLD,
+      run.local_length() * static_cast<std::size_t>(run.transform.point_bytes()));
+  report::Reporters reporters = start_fft_run(options.run, MPI_COMM_WORLD, context,
+                                              settings_of(run, options), "exchange", roofline);
+  const std::vector<FftRow> rows = run_fft_benchmark(options.run, MPI_COMM_WORLD, {1, 1, run.n},
+                                                     run.order, makers_of(run), roofline);
+  const int status = report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
+  return options.hpcc ? hpcc_status(rows, run, status) : status;
 }
 
 }  // namespace
