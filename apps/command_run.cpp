@@ -367,9 +367,9 @@ nlohmann::json agreed_resumable_runs(const std::string& json_path, const deck::S
   return runs;
 }
 
-int run_study(const RunOptions& options) {
-  deck::Study study = deck::parse_deck_file(options.deck_path);
-  if (!options.output.empty()) study.output = options.output;
+// Every invocation of the deck parses and its values check at this size, before anything runs;
+// a mistake names the deck's line.
+void check_study(const deck::Study& study) {
   int ranks = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   for (const deck::Invocation& invocation : study.invocations) {
@@ -380,87 +380,46 @@ int run_study(const RunOptions& options) {
       throw in_deck(study, invocation, error);
     }
   }
-  const std::string json_path = study.output + ".json";
-  const std::string csv_path = study.output + ".csv";
-  const std::size_t total = study.invocations.size();
-  if (is_printing_rank()) {
-    std::cout << "# a2afft run " << study.path << ": study '" << study.name << "', " << total
-              << " runs; results: " << json_path << ", " << csv_path << '\n';
-    for (const deck::Invocation& invocation : study.invocations)
-      std::cout << "#   " << invocation.command_line() << '\n';
-    std::cout.flush();
-  }
-  if (options.dry_run) return 0;
-  // Kept from an interrupted study with --resume, then every finished run.
-  nlohmann::json runs =
-      options.resume ? agreed_resumable_runs(json_path, study) : nlohmann::json::array();
-  const std::size_t resumed = runs.size();
+}
 
-  const RankMap world = map_ranks(MPI_COMM_WORLD, LayoutRequest{});
-  nlohmann::json context = report::to_json(report::collect_context(world, "a2afft run"));
-  context["fftw"] = {{"version", std::string(fftw_version)}, {"cc", std::string(fftw_cc)}};
-  const std::string started = report::utc_now();
-  // Ordered, so the file reads top-down: what this is, the study, the machine, the runs.
-  const auto document = [&] {
-    return nlohmann::ordered_json{{"schema", "a2afft-study/1"},
-                                  {"study",
-                                   {{"name", study.name},
-                                    {"deck", study.path},
-                                    {"started_utc", started},
-                                    {"finished_utc", report::utc_now()},
-                                    {"runs", total}}},
-                                  {"context", context},
-                                  {"runs", runs}};
-  };
-  InterruptGuard interrupt;
-  // Rank 0's results always hold every finished run: written before the first run, then after
-  // each. What a signal would print now, with the scratch file of the run under way.
-  const auto save = [&](const std::string& scratch) {
+// The study's results on rank 0: one JSON document and one CSV holding every finished run,
+// written before the first run and after each (nothing finished is lost), with a signal's
+// message and the scratch file of the run under way kept up to date.
+class StudyResults {
+ public:
+  StudyResults(const deck::Study& study, nlohmann::json kept_runs)
+      : study_(study),
+        json_path_(study.output + ".json"),
+        csv_path_(study.output + ".csv"),
+        runs_(std::move(kept_runs)),
+        kept_(runs_.size()),
+        started_(report::utc_now()) {
+    const RankMap world = map_ranks(MPI_COMM_WORLD, LayoutRequest{});
+    context_ = report::to_json(report::collect_context(world, "a2afft run"));
+    context_["fftw"] = {{"version", std::string(fftw_version)}, {"cc", std::string(fftw_cc)}};
     if (!is_printing_rank()) return;
-    const InterruptGuard::Hold hold;
-    report::write_json_file(json_path, document());
-    if (runs.size() == resumed) {  // the first save starts the CSV afresh with the kept runs
-      report::CsvWriter csv(csv_path, kStudyCsvHeader);
-      for (const nlohmann::json& run : runs)
-        append_csv_rows(csv, run);
-    } else {
-      report::CsvWriter csv(csv_path, kStudyCsvHeader, report::CsvWriter::Mode::append);
-      append_csv_rows(csv, runs.back());
-    }
-    interrupt.set("a2afft run: interrupted: " + std::to_string(runs.size()) + " of " +
-                      std::to_string(total) + " runs kept in " + json_path + " and " + csv_path +
-                      (runs.size() < total ? "; --resume runs the rest" : "") + "\n",
-                  scratch);
-  };
-  if (is_printing_rank()) {
-    const std::filesystem::path parent = std::filesystem::path(json_path).parent_path();
+    const std::filesystem::path parent = std::filesystem::path(json_path_).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent);
-    if (resumed > 0) {
-      std::cout << "# --resume: " << resumed << " of " << total << " runs already in " << json_path
+    if (kept_ > 0) {
+      std::cout << "# --resume: " << kept_ << " of " << total() << " runs already in " << json_path_
                 << '\n';
     }
   }
-  int status = 0;
-  for (const nlohmann::json& run : runs)
-    status = std::max(status, run.is_object() ? run.value("exit_code", 0) : 0);
-  const Progress progress(total, resumed);
-  for (std::size_t k = resumed; k < total; ++k) {
-    const deck::Invocation& invocation = study.invocations[k];
-    const std::string part = study.output + ".run" + std::to_string(k + 1) + ".json";
-    if (k == resumed) save(part);
-    progress.begin(k, invocation);
-    std::vector<std::string> args = invocation.args;
-    args.insert(args.end(), {"--json", part});
-    if (is_printing_rank())
-      std::cout << "\n# run " << k + 1 << ": " << invocation.command_line() << '\n' << std::flush;
-    int code = 0;
-    try {
-      code = invoke(args, false);
-    } catch (const UsageError& error) {
-      throw in_deck(study, invocation, error);
-    }
-    status = std::max(status, code);
-    if (!is_printing_rank()) continue;
+
+  std::size_t total() const { return study_.invocations.size(); }
+  std::size_t kept() const { return kept_; }
+  // The highest exit code of the runs so far.
+  int status() const {
+    int status = 0;
+    for (const nlohmann::json& run : runs_)
+      status = std::max(status, run.is_object() ? run.value("exit_code", 0) : 0);
+    return status;
+  }
+  std::string files() const { return json_path_ + ", " + csv_path_; }
+
+  // Adds run k's record, from the command's own results in `part` (rank 0).
+  void add(std::size_t k, int code, const std::string& part) {
+    const deck::Invocation& invocation = study_.invocations[k];
     nlohmann::json result = read_json(part);
     nlohmann::json record = {{"index", k + 1},
                              {"run", invocation.run},
@@ -473,16 +432,104 @@ int run_study(const RunOptions& options) {
     for (const char* key : {"context", "settings", "results"}) {
       record[key] = result.is_object() && result.contains(key) ? result[key] : nullptr;
     }
-    runs.push_back(std::move(record));
-    const std::string next_part = study.output + ".run" + std::to_string(k + 2) + ".json";
-    save(next_part);
-    std::filesystem::remove(part);
+    runs_.push_back(std::move(record));
   }
-  if (resumed == total) save("");
+
+  // Writes both files (rank 0); `scratch` is the file of the run under way.
+  void save(const std::string& scratch) {
+    if (!is_printing_rank()) return;
+    const InterruptGuard::Hold hold;
+    report::write_json_file(json_path_, document());
+    if (runs_.size() == kept_) {  // the first save starts the CSV afresh with the kept runs
+      report::CsvWriter csv(csv_path_, kStudyCsvHeader);
+      for (const nlohmann::json& run : runs_)
+        append_csv_rows(csv, run);
+    } else {
+      report::CsvWriter csv(csv_path_, kStudyCsvHeader, report::CsvWriter::Mode::append);
+      append_csv_rows(csv, runs_.back());
+    }
+    interrupt_.set("a2afft run: interrupted: " + std::to_string(runs_.size()) + " of " +
+                       std::to_string(total()) + " runs kept in " + json_path_ + " and " +
+                       csv_path_ + (runs_.size() < total() ? "; --resume runs the rest" : "") +
+                       "\n",
+                   scratch);
+  }
+
+ private:
+  // Ordered, so the file reads top-down: what this is, the study, the machine, the runs.
+  nlohmann::ordered_json document() const {
+    return nlohmann::ordered_json{{"schema", "a2afft-study/1"},
+                                  {"study",
+                                   {{"name", study_.name},
+                                    {"deck", study_.path},
+                                    {"started_utc", started_},
+                                    {"finished_utc", report::utc_now()},
+                                    {"runs", total()}}},
+                                  {"context", context_},
+                                  {"runs", runs_}};
+  }
+
+  const deck::Study& study_;
+  std::string json_path_, csv_path_;
+  nlohmann::json runs_;
+  std::size_t kept_;
+  std::string started_;
+  nlohmann::json context_;
+  InterruptGuard interrupt_;
+};
+
+// Runs invocation k of the study with its results in `part`; returns its exit code.
+int run_one(const deck::Study& study, std::size_t k, const std::string& part) {
+  const deck::Invocation& invocation = study.invocations[k];
+  std::vector<std::string> args = invocation.args;
+  args.insert(args.end(), {"--json", part});
+  if (is_printing_rank())
+    std::cout << "\n# run " << k + 1 << ": " << invocation.command_line() << '\n' << std::flush;
+  try {
+    return invoke(args, false);
+  } catch (const UsageError& error) {
+    throw in_deck(study, invocation, error);
+  }
+}
+
+// `a2afft run DECK`: checks every run, then runs those not already kept (--resume), saving the
+// results after each.
+int run_study(const RunOptions& options) {
+  deck::Study study = deck::parse_deck_file(options.deck_path);
+  if (!options.output.empty()) study.output = options.output;
+  check_study(study);
+  const std::string json_path = study.output + ".json";
+  if (is_printing_rank()) {
+    std::cout << "# a2afft run " << study.path << ": study '" << study.name << "', "
+              << study.invocations.size() << " runs; results: " << json_path << ", " << study.output
+              << ".csv\n";
+    for (const deck::Invocation& invocation : study.invocations)
+      std::cout << "#   " << invocation.command_line() << '\n';
+    std::cout.flush();
+  }
+  if (options.dry_run) return 0;
+  StudyResults results(
+      study, options.resume ? agreed_resumable_runs(json_path, study) : nlohmann::json::array());
+  int status = results.status();
+  const Progress progress(results.total(), results.kept());
+  const auto part_of = [&](std::size_t k) {
+    return study.output + ".run" + std::to_string(k + 1) + ".json";
+  };
+  for (std::size_t k = results.kept(); k < results.total(); ++k) {
+    if (k == results.kept()) results.save(part_of(k));
+    progress.begin(k, study.invocations[k]);
+    const int code = run_one(study, k, part_of(k));
+    status = std::max(status, code);
+    if (!is_printing_rank()) continue;
+    results.add(k, code, part_of(k));
+    results.save(part_of(k + 1));
+    std::filesystem::remove(part_of(k));
+  }
+  if (results.kept() == results.total()) results.save("");
   progress.finish();
   if (is_printing_rank()) {
-    std::cout << "\n# results: " << json_path << ", " << csv_path
-              << (status == 0 ? "" : " (some checks FAILED)") << '\n';
+    std::cout << "\n# results: " << results.files() << (status == 0 ? "" : " (some checks FAILED)")
+              << '\n';
   }
   return status;
 }
