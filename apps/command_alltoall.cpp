@@ -230,7 +230,7 @@ int run_alltoall(const AlltoallOptions& options) {
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
   const LayoutRequest layout = options.layout.request();
   const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
-  // A radix sweep (the seed's Fig. 8) runs tra at every radix 2..P, next to `mpi` unless
+  // A radix sweep ([tra-2024] Fig. 8) runs tra at every radix 2..P, next to `mpi` unless
   // --exchange names what to compare with.
   const bool sweep_only = options.radix_sweep && options.exchange_option->count() == 0;
   std::vector<cli::ExchangeChoice> specs =

@@ -1,5 +1,5 @@
 // `a2afft model`: K, D, bytes, inter-node messages and alpha-beta time of each algorithm for
-// any P (up to 10^6) without running anything: the seed's Fig. 4 and §III-A as a tool. With
+// any P (up to 10^6) without running anything: [tra-2024] Fig. 4 and §III-A as a tool. With
 // --measure, alpha and beta (and P and Q unless given) come from ping-pongs in the MPI job it
 // runs in, so its ranking can be set against `a2afft alltoall` on the same machine.
 

@@ -35,7 +35,7 @@ struct Pencil3dOptions {
   std::size_t batch = 1;
 };
 
-/// A 3D FFT of `Real` (double or float) on a p0 x p1 pencil grid (DESIGN.md §4): c2c, or r2c
+/// A 3D FFT of `Real` (double or float) on a p0 x p1 pencil grid (docs/design.md §4): c2c, or r2c
 /// with real input. Rank (a, b) starts with dims 0 and 1 split (parts a of p0 and b of p1) and
 /// all of dim 2:
 ///   FFT z (r2c: n2 reals to n2/2+1 complex); row transpose (split z over p1, gather y); FFT y;

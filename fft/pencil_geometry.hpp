@@ -47,7 +47,7 @@ struct PencilStage {
 };
 
 /// The geometry of a 3D c2c pencil FFT of `shape` on a p0 x p1 grid, seen from `rank` (at row
-/// a = rank / p1, column b = rank % p1; DESIGN.md §4). Stages, in forward order:
+/// a = rank / p1, column b = rank % p1; docs/design.md §4). Stages, in forward order:
 ///   0: parts a of x and b of y, all of z (the input; FFTs along z);
 ///   1: after the row transpose among the p1 ranks of row a: part b of z, all of y (FFTs along y);
 ///   2: after the column transpose among the p0 ranks of column b: part a of y, all of x

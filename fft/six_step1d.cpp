@@ -1,4 +1,5 @@
-// The six-step 1D FFT (Bailey's algorithm, as in HPCC's MPIFFT and the seeds' FFT application)
+// The six-step 1D FFT (Bailey's algorithm [bailey-1990], as in HPCC's MPIFFT [hpcc-2006] and the
+// FFT application of [tra-2024])
 // with every transpose through one ExchangePlan. Every FFT runs on contiguous rows (strided column
 // FFTs measured ~5x slower). A global transpose is a local transpose (an FFTW rank-0 plan) on
 // one side, and on the other the packing or unpacking of rows as runs of N1/P or N2/P

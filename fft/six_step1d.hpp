@@ -30,9 +30,9 @@ struct SixStep1dOptions {
   std::size_t batch = 1;
 };
 
-/// A 1D c2c FFT of `Real` (double or float) of length N = N1 * N2 over P ranks (DESIGN.md §4), P
-/// dividing N1 and N2. Rank r holds x[r N/P .. (r+1) N/P) (the rows n1 of the N1 x N2 matrix x[N2
-/// n1 + n2]):
+/// A 1D c2c FFT of `Real` (double or float) of length N = N1 * N2 over P ranks (docs/design.md
+/// §4), P dividing N1 and N2. Rank r holds x[r N/P .. (r+1) N/P) (the rows n1 of the N1 x N2
+/// matrix x[N2 n1 + n2]):
 ///   transpose; N2 FFTs of length N1; twiddle by W_N^(n2 k1); transpose;
 ///   N1 FFTs of length N2; transpose back.
 /// The output X[k] is then natural: rank r holds X[r N/P .. (r+1) N/P). Scrambled output skips

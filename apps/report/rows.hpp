@@ -73,8 +73,8 @@ struct FftRow {
   std::optional<RooflineCells> bound;  // this row's, when its plan counts its traffic
 };
 
-/// The phases any row recorded: the node-aware family's in the paper's order, then the rest by
-/// name. Every reporter gives them in this order.
+/// The phases any row recorded: the node-aware family's in [node-aware-2025]'s order, then the
+/// rest by name. Every reporter gives them in this order.
 std::vector<std::string> phase_names(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row has a copy bound (alltoall --roofline): then every reporter adds its columns.

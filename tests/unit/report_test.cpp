@@ -87,7 +87,7 @@ TEST(ConsoleReporter, prints_the_context_once_then_an_aligned_table) {
   ASSERT_EQ(lines.size(), 8u) << out.str();  // 3 context lines, settings, header, 2 rows, FAIL
   EXPECT_EQ(lines[3], "# 3 timed runs");
   const std::string& head = lines[4];
-  // The node-aware family's phases in the paper's order, then the rest; a check column.
+  // The node-aware family's phases in [node-aware-2025]'s order, then the rest; a check column.
   EXPECT_LT(head.find("gather [us]"), head.find("inter [us]"));
   EXPECT_LT(head.find("inter [us]"), head.find("alltoall [us]"));
   EXPECT_NE(head.find("vs mpi"), std::string::npos);

@@ -14,7 +14,7 @@ TEST(SharedLeadersSchedule, runs_of_consecutive_ranks) {
   EXPECT_EQ(consecutive_runs({3}), (std::vector<RankRun>{{0, 3, 1}}));
 }
 
-// The seed's Algorithm 4, for ranks numbered domain by domain.
+// [onmpml-glex] Algorithm 4, for ranks numbered domain by domain.
 std::vector<int> algorithm4_leaders(int node_size, int leaders) {
   const int dist = std::max(node_size / leaders, 1);
   std::vector<int> locals;

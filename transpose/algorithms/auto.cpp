@@ -1,7 +1,8 @@
 // auto: pick the fastest exchange for this communicator and block size, as FFTW plans by
 // measuring.
 //
-// Source: the seeds' open problem (tra-tra2 §VII, node-aware §5); FFTW's planner and wisdom.
+// Source: the open problem of [tra-2024] §VII and [node-aware-2025] §5; FFTW's planner and
+// wisdom [fftw-2005]. (docs/bibliography.md has the keys.)
 // Steps (mode=measure, the default): build every candidate that the layout admits, as each
 //   registry row names them (auto_candidates): mpi, pairwise, nonblocking, factor; tra at
 //   radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and the alpha-beta model's best radix for

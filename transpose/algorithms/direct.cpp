@@ -1,6 +1,6 @@
 // pairwise and nonblocking: the direct all-to-alls, every block sent straight to its owner.
 //
-// Source: seed node-aware-multileader-alltoall §3, Algorithm 1 (pairwise exchange) and
+// Source: [node-aware-2025] §2, Algorithm 1 (pairwise exchange) and
 // Algorithm 2 (non-blocking); both are the flat baselines of MPICH and Open MPI.
 // Steps (pairwise): copy our own block; in step s = 1..P-1 MPI_Sendrecv to rank+s while
 //   receiving from rank-s, so each step is a permutation and no rank is hit twice at once.

@@ -1,6 +1,6 @@
-// factor and factor-hier: the 1-factor all-to-alls of Sanders & Träff.
+// factor and factor-hier: the 1-factor all-to-alls of Sanders & Träff [hier-factor-2002].
 //
-// Source: seed hierarchical-factor-alltoall §2 (Lemma 1, Fig. 1) and §3 (Fig. 2, Theorem 1).
+// Source: [hier-factor-2002] §2 (Lemma 1, Fig. 1) and §3 (Fig. 2, Theorem 1).
 // factor: the complete graph with self-loops splits into P 1-factors; in round i rank u pairs
 //   with v = (i - u) mod P and the two swap blocks with one MPI_Sendrecv (a self-loop is a
 //   local copy). For even P the self-loops are concentrated into one local round, so P-1

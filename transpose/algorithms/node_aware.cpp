@@ -1,7 +1,7 @@
 // The node-aware family: hierarchical, multileader, node-aware, locality-aware and
 // multileader-node-aware, one plan with three settings.
 //
-// Source: seed node-aware-multileader-alltoall §3, Algorithms 3 (hierarchical; with several
+// Source: [node-aware-2025] §3, Algorithms 3 (hierarchical; with several
 // leaders per node, multi-leader), 4 (node-aware; with several regions per node,
 // locality-aware) and 5 (multi-leader + node-aware).
 // Steps, on the ranks in the canonical order of schedule/node_aware.hpp:
@@ -295,7 +295,7 @@ int equal_node_size(const RankLayout& layout) {
   return layout.nodes_equal() ? layout.node_size(0) : 0;
 }
 
-// The largest divisor of the node size up to 4: the paper's best ppl (4 ranks per leader).
+// The largest divisor of the node size up to 4: [node-aware-2025]'s best ppl (4 ranks per leader).
 long default_ranks_per_leader(int ranks_per_node) {
   long ppl = 1;
   for (long d = 1; d <= std::min(4, ranks_per_node); ++d) {

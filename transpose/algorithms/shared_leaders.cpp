@@ -1,8 +1,8 @@
 // mpml, nmpml and onmpml: leaders read their node's send buffers straight from node shared
 // memory and send one aggregated message per pair of nodes.
 //
-// Source: seed onmpml-glex-alltoall §5 (Algorithms 2-5) and §7, on standard MPI: MPI-3 shared
-// windows are the shared heap (the seed's glex-malloc; ExchangePlan::allocate() hands out their
+// Source: [onmpml-glex] §5 (Algorithms 2-5) and §7, on standard MPI: MPI-3 shared
+// windows are the shared heap (the paper's glex-malloc; ExchangePlan::allocate() hands out their
 // segments) and MPI Isend/Irecv between leaders replaces GLEX RDMA.
 // Steps, on node n of M nodes with Q_n ranks and L leaders each:
 //   0. every rank publishes where its send and receive buffers lie: in a window this plan
@@ -16,12 +16,12 @@
 //   4. scatter: each received message goes block by block straight into the receive buffers
 //      of the node's ranks. Sync, node barrier, sync; ranks on staging copy their remote
 //      blocks out.
-//   mpml and nmpml run 2, 3 and 4 one after the other (seed Algorithm 3); onmpml posts every
-//   receive first, sends each message as soon as it is gathered, pulls its intra blocks while
+//   mpml and nmpml run 2, 3 and 4 one after the other ([onmpml-glex] Algorithm 3); onmpml posts
+//   every receive first, sends each message as soon as it is gathered, pulls its intra blocks while
 //   the messages fly, and scatters each message as soon as it arrives (Algorithm 5).
 // Cost per leader, Q ranks per node, b the block: gather and scatter (M-1)/L Q^2 b beta_shm
 //   each, inter (M-1)/L (alpha + Q^2 b beta), every rank's intra Q b beta_shm, plus two node
-//   barriers; onmpml hides all but the first gather and the last scatter (seed §6.6).
+//   barriers; onmpml hides all but the first gather and the last scatter ([onmpml-glex] §6.6).
 // Parameters: leaders = L per node, 1..the smallest node (default: NUMA domains per node).
 //   mpml leads with local ranks 0..L-1 (Algorithm 2); nmpml and onmpml spread the leaders over
 //   the node's NUMA domains (Algorithm 4).

@@ -1,13 +1,13 @@
 // tra, bruck and tra2: the tunable-radix all-to-all in one and two layers.
 //
-// Source: seed tra-tra2-configurable-alltoall §III (TRA) and §IV (TRA2); bruck is Bruck et al.
-// 1997, which is TRA with radix 2.
+// Source: [tra-2024] §III (TRA) and §IV (TRA2); bruck is [bruck-1997], which is TRA with
+// radix 2.
 // Steps (tra, radix r): number blocks by distance i = (destination - rank) mod P; for each
 //   digit position x < w (w = base-r digits of P-1) and value 1 <= z < r, send every block
 //   whose x-th digit is z to rank + z*r^x and receive the same slots from rank - z*r^x. The
-//   paper rotates the blocks before and after; `rotation=mapped` (default) instead reads each
-//   block from `send` on its first hop and writes it to `recv` on its last, so only blocks
-//   with several non-zero digits pass through scratch. Rounds pack non-contiguous blocks.
+//   paper [tra-2024] rotates the blocks before and after; `rotation=mapped` (default) instead
+//   reads each block from `send` on its first hop and writes it to `recv` on its last, so only
+//   blocks with several non-zero digits pass through scratch. Rounds pack non-contiguous blocks.
 // Steps (tra2, radices r1 and r2, Q ranks per node, N nodes): pack the blocks for each local
 //   rank k into a super-block of N blocks; TRA among the node's Q ranks (radix r1); transpose
 //   into super-blocks of Q blocks per node; TRA among the N ranks with our local rank (radix

@@ -9,10 +9,10 @@
 
 namespace a2afft::algorithms {
 
-/// How TRA handles the paper's local rotations.
+/// How TRA handles the local rotations of [tra-2024] §III.
 enum class TraRotation {
   mapped,  // no rotations: blocks are read from `send` and written to `recv` at mapped places
-  copied,  // the paper's literal steps 1 and 3: rotate into scratch, rotate back at the end
+  copied,  // [tra-2024]'s literal steps 1 and 3: rotate into scratch, rotate back at the end
 };
 
 /// A TRA plan on any communicator; TRA2 runs two of these on its sub-communicators.

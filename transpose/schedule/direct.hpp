@@ -1,6 +1,6 @@
 #pragma once
 
-// Shifted-partner schedule of the direct algorithms (seed node-aware-multileader §3, Alg. 1-2).
+// Shifted-partner schedule of the direct algorithms ([node-aware-2025] §2, Alg. 1-2).
 // Pure math, no MPI.
 namespace a2afft::schedule {
 

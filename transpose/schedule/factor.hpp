@@ -4,7 +4,7 @@
 
 #include <a2afft/model.hpp>
 
-// 1-factorization of the complete graph with self-loops (seed hierarchical-factor-alltoall §2).
+// 1-factorization of the complete graph with self-loops ([hier-factor-2002] §2).
 // Pure math, no MPI.
 namespace a2afft::schedule {
 
@@ -28,13 +28,13 @@ FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes);
 
 }  // namespace a2afft::schedule
 
-// ClusteredAllToAll, the hierarchical factor algorithm (seed §3, Fig. 2, Theorem 1), for nodes
-// of any sizes. Nodes are ordered by size, then id (the seed's U < V). Phase k runs over the
-// active nodes A (those with more than `done` ranks), `current` = the smallest active size;
-// round i of the phase pairs active node a with (i - a) mod |A| (a 1-factor with self-loops);
-// in a pair U <= V each rank u of U with done <= l(u) < current talks to every rank v of V, one
-// per step: a two-way exchange when U != V, a one-way send u -> v inside a node. A node is in
-// one pair per round and one of its ranks talks per step: single-ported nodes.
+// ClusteredAllToAll, the hierarchical factor algorithm ([hier-factor-2002] §3, Fig. 2, Theorem 1),
+// for nodes of any sizes. Nodes are ordered by size, then id (the paper's U < V). Phase k runs over
+// the active nodes A (those with more than `done` ranks), `current` = the smallest active size;
+// round i of the phase pairs active node a with (i - a) mod |A| (a 1-factor with self-loops); in a
+// pair U <= V each rank u of U with done <= l(u) < current talks to every rank v of V, one per
+// step: a two-way exchange when U != V, a one-way send u -> v inside a node. A node is in one pair
+// per round and one of its ranks talks per step: single-ported nodes.
 namespace a2afft::schedule {
 
 /// One step of ClusteredAllToAll as one rank does it.

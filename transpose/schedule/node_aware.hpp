@@ -1,6 +1,6 @@
 #pragma once
 
-// Rank arithmetic of the node-aware family (seed node-aware-multileader §3, Algorithms 3-5).
+// Rank arithmetic of the node-aware family ([node-aware-2025] §3, Algorithms 3-5).
 // Pure math, no MPI.
 //
 // Every algorithm of the family works on the ranks in a canonical order: node by node, and

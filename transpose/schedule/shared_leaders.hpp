@@ -1,6 +1,6 @@
 #pragma once
 
-// Rank arithmetic of the shared-memory leader family (seed onmpml-glex-alltoall §5,
+// Rank arithmetic of the shared-memory leader family ([onmpml-glex] §5,
 // Algorithms 2-5): which local ranks lead, which node offsets each leader serves, and how a
 // node's ranks group into runs of consecutive ranks. Pure math, no MPI.
 
@@ -21,11 +21,11 @@ struct RankRun {
 /// when the node's ranks are numbered together, as block placement does.
 std::vector<RankRun> consecutive_runs(const std::vector<int>& members);
 
-/// MPML's leaders (seed Algorithm 2): local ranks 0..leaders-1, leader id = local rank.
+/// MPML's leaders ([onmpml-glex] Algorithm 2): local ranks 0..leaders-1, leader id = local rank.
 std::vector<int> first_leaders(int leaders);
 
-/// NMPML's leaders, spread over the node's NUMA domains (seed Algorithm 4, which assumes ranks
-/// numbered domain by domain; this works from each rank's domain). With D domains, leader l
+/// NMPML's leaders, spread over the node's NUMA domains ([onmpml-glex] Algorithm 4, which assumes
+/// ranks numbered domain by domain; this works from each rank's domain). With D domains, leader l
 /// goes to the (l * D / leaders)-th domain in order of first appearance, so a domain gets
 /// floor or ceil of leaders / D of them and fewer leaders than domains spread across the node;
 /// a domain with more leaders than ranks passes the rest on to the next domain. Inside its
@@ -35,8 +35,8 @@ std::vector<int> first_leaders(int leaders);
 std::vector<int> numa_spread_leaders(const std::vector<int>& numa_of_local, int leaders);
 
 /// The node offsets 1..nodes-1 that leader `leader_id` of `leaders` serves: leader_id,
-/// leader_id + leaders, ... (seed Algorithm 3's multi-port loop). Offset i pairs a node n with
-/// target node n + i and source node n - i (mod nodes); offset 0, the node itself, needs no
+/// leader_id + leaders, ... ([onmpml-glex] Algorithm 3's multi-port loop). Offset i pairs a node n
+/// with target node n + i and source node n - i (mod nodes); offset 0, the node itself, needs no
 /// message and is left out.
 std::vector<int> served_offsets(int leader_id, int leaders, int nodes);
 

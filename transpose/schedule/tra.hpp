@@ -2,7 +2,7 @@
 
 #include <vector>
 
-// The tunable-radix all-to-all (TRA) schedule of seed tra-tra2-configurable §III, and the
+// The tunable-radix all-to-all (TRA) schedule of [tra-2024] §III, and the
 // counts K (rounds) and D (blocks sent per rank) of its Propositions 1-4. Pure math, no MPI.
 // Blocks are numbered by distance i = (destination - source) mod P; round (x, z) carries the
 // blocks whose x-th base-r digit is z to the rank z * r^x further on.

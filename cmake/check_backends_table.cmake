@@ -1,0 +1,22 @@
+# cmake -DA2AFFT=path/to/a2afft -DTABLE=docs/backends.md -P check_backends_table.cmake
+# Fails unless the backends table of docs/backends.md (between its `backends table` markers) has a
+# row | `name` | for every backend `a2afft list --names` knows.
+execute_process(COMMAND ${A2AFFT} list --names OUTPUT_VARIABLE names RESULT_VARIABLE status)
+if(NOT status EQUAL 0)
+  message(FATAL_ERROR "a2afft list --names failed: ${status}")
+endif()
+file(READ ${TABLE} page)
+string(FIND "${page}" "<!-- backends table: a2afft list --markdown -->" begin)
+string(FIND "${page}" "<!-- end of backends table -->" end)
+if(begin EQUAL -1 OR end EQUAL -1 OR end LESS begin)
+  message(FATAL_ERROR "${TABLE} has no backends table between its markers")
+endif()
+math(EXPR length "${end} - ${begin}")
+string(SUBSTRING "${page}" ${begin} ${length} table)
+string(REPLACE "\n" ";" names "${names}")
+foreach(name IN LISTS names)
+  if(name AND NOT table MATCHES "\\| `${name}` \\|")
+    message(FATAL_ERROR "${TABLE} has no backend row for `${name}`")
+  endif()
+endforeach()
+message(STATUS "${TABLE} lists every backend")
