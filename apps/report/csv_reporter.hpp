@@ -1,6 +1,6 @@
 #pragma once
 
-// CSV: one header line, one line per row (RFC 4180). The headers are documented in the README.
+// CSV: one header line, one line per row (RFC 4180). The headers are documented in docs/commands.md.
 
 #include <fstream>
 #include <string>
@@ -34,7 +34,7 @@ class CsvWriter {
   std::ofstream out_;
 };
 
-/// Writes a fresh file per command; the FFT and alltoall headers are in the README.
+/// Writes a fresh file per command; the FFT and alltoall headers are in docs/commands.md.
 class CsvReporter final : public Reporter {
  public:
   explicit CsvReporter(std::string path) : path_(std::move(path)) {}

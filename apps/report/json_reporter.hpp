@@ -2,7 +2,7 @@
 
 // The one JSON writer: every JSON file a2afft writes (alltoall, fft3d and fft1d --json, the
 // study results of `a2afft run`) goes through write_json_file, and the rows take their JSON form
-// here. Field names are documented in the README; tests/golden/study_shape.json pins them.
+// here. Field names are documented in docs/commands.md; tests/golden/study_shape.json pins them.
 
 #include <nlohmann/json.hpp>
 

@@ -82,7 +82,7 @@ typedef struct a2afft_fft1d_options {
   int output;              /* A2AFFT_FFT1D_OUTPUT_*; default NATURAL */
   const char* wisdom_file; /* NULL: none */
   int scaling;             /* A2AFFT_SCALING_*; default NONE */
-  int precision;           /* A2AFFT_PRECISION_*; default DOUBLE (no kind: c2c only, see README) */
+  int precision;           /* A2AFFT_PRECISION_*; default DOUBLE (no kind: c2c only, see docs/user-guide.md) */
   size_t batch;            /* fields transformed together, interleaved (field fastest); 1 */
 } a2afft_fft1d_options;
 
