@@ -48,10 +48,11 @@ enum class Scaling { none, full, symmetric };
 /// dimension 2 contiguous); {1, 0, 2} swaps the two leading dimensions. A box may be empty
 /// (a size of 0) when the grid splits a dimension into more parts than it has points.
 struct Box3 {
-  std::array<std::size_t, 3> lower{};
-  std::array<std::size_t, 3> size{};
-  std::array<int, 3> order{0, 1, 2};
+  std::array<std::size_t, 3> lower{};  ///< the box's first global index in each dimension
+  std::array<std::size_t, 3> size{};   ///< its points in each dimension (0: empty)
+  std::array<int, 3> order{0, 1, 2};   ///< its dimensions in storage, slowest first
 
+  /// The box's points: the product of its sizes.
   std::size_t elements() const { return size[0] * size[1] * size[2]; }
   /// The position in local storage of global element (i0, i1, i2), which must lie in the box.
   std::size_t local_index(const std::array<std::size_t, 3>& global) const {
@@ -65,8 +66,8 @@ struct Box3 {
 /// Where the last forward() or backward() spent its time on this rank, in seconds: `transpose`
 /// is packing, exchanging and unpacking; `compute` the FFTs (with twiddles and scaling).
 struct FftTimes {
-  double transpose_seconds = 0;
-  double compute_seconds = 0;
+  double transpose_seconds = 0;  ///< packing, exchanging and unpacking
+  double compute_seconds = 0;    ///< the FFTs, with twiddles and scaling
 };
 
 /// The conventional flop count of one transform of `points` points (the logical ones: reals for
@@ -108,15 +109,17 @@ struct TransformTraffic {
 /// the pointer types alone; `to_string()` names it in reports (`r2c float, batch 3`). (The
 /// descriptor that later per-axis kinds, r2r transforms and padding extend.)
 struct Transform {
-  Kind kind = Kind::c2c;
-  Precision precision = Precision::double_precision;
+  Kind kind = Kind::c2c;                              ///< c2c, or r2c along the last dimension
+  Precision precision = Precision::double_precision;  ///< of every array
   /// Fields transformed together, >= 1 (see PlanOptions::batch).
   std::size_t batch = 1;
 
   /// Bytes of one scalar of the complex side (a Complex or ComplexFloat) and of the input side
   /// (real for r2c), of one field.
+  /// @{
   std::size_t complex_bytes() const;
   std::size_t input_scalar_bytes() const;
+  /// @}
   /// `c2c double`, `r2c float, batch 3`.
   std::string to_string() const;
 };
@@ -128,7 +131,9 @@ struct PlanOptions {
   /// The all-to-all of every transpose: `auto` (time the candidates at construction, keep the
   /// fastest) or any backend spec `a2afft list` shows, e.g. `pairwise`, `tra:radix=4`, `onmpml`.
   std::string exchange = "auto";
+  /// How hard FFTW plans (Rigor).
   Rigor rigor = Rigor::measure;
+  /// How the transforms scale their results (Scaling).
   Scaling scaling = Scaling::none;
   /// FFTW wisdom: when set, rank 0 reads the file (if it exists) before planning and writes
   /// what planning learned back to it, so later plans of the same sizes are made fast.
@@ -161,26 +166,35 @@ class FftCore;
 class DistributedFft {
  public:
   virtual ~DistributedFft();
+  /// Plans move; a moved-from plan may only be destroyed or assigned to.
+  /// @{
   DistributedFft(DistributedFft&&) noexcept;
   DistributedFft& operator=(DistributedFft&&) noexcept;
+  /// @}
   DistributedFft(const DistributedFft&) = delete;
   DistributedFft& operator=(const DistributedFft&) = delete;
 
   /// What the plan transforms: kind, precision and fields.
+  /// @{
   Transform transform() const;
   Kind kind() const;
   Precision precision() const;
   std::size_t batch() const;
+  /// @}
 
   /// Scalars of the local input (forward's `in`, backward's `out`: real for r2c), of the local
   /// output (complex), and complex numbers of an array for in-place transforms, all fields.
+  /// @{
   std::size_t input_elements() const;
   std::size_t output_elements() const;
   std::size_t in_place_elements() const;
+  /// @}
   /// The same in bytes, in the plan's types.
+  /// @{
   std::size_t input_bytes() const;
   std::size_t output_bytes() const;
   std::size_t in_place_bytes() const;
+  /// @}
 
   /// Transforms `in` (input_elements(), stored as the plan's input box says) into `out`
   /// (output_elements(), stored as its output box says). Out of place (`in` is only read; the
@@ -195,17 +209,25 @@ class DistributedFft {
   /// otherwise as forward().
   void backward(const Complex* in, Complex* out);
   /// c2c float.
+  /// @{
   void forward(const ComplexFloat* in, ComplexFloat* out);
   void backward(const ComplexFloat* in, ComplexFloat* out);
+  /// @}
   /// r2c double: real in, complex out; backward is the c2r.
+  /// @{
   void forward(const double* in, Complex* out);
   void backward(const Complex* in, double* out);
+  /// @}
   /// r2c float.
+  /// @{
   void forward(const float* in, ComplexFloat* out);
   void backward(const ComplexFloat* in, float* out);
+  /// @}
   /// A rank that holds nothing may pass nullptr, whatever the plan's transform.
+  /// @{
   void forward(std::nullptr_t, std::nullptr_t);
   void backward(std::nullptr_t, std::nullptr_t);
+  /// @}
   /// forward() or backward() for callers that hold untyped memory (the C, Fortran and Python
   /// bindings): `in` and `out` hold `in_bytes` and `out_bytes` of the plan's types. Throws
   /// UsageError on every rank when some rank's array is smaller than its side needs (in place:
@@ -228,6 +250,7 @@ class DistributedFft {
  protected:
   /// The derived constructors plan the engine, then hand it over.
   explicit DistributedFft(std::unique_ptr<detail::FftCore> core);
+  /// The plan, for the derived classes' own accessors.
   const detail::FftCore& core() const { return *core_; }
 
  private:

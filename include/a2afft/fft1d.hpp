@@ -30,6 +30,7 @@ enum class Fft1dOutput {
 struct Fft1dOptions : PlanOptions {
   /// The factor N1 of N = N1 * N2; 0 chooses one near sqrt(N) that the ranks divide.
   std::size_t n1 = 0;
+  /// The order of forward()'s output (Fft1dOutput).
   Fft1dOutput output = Fft1dOutput::natural;
 };
 
@@ -55,9 +56,13 @@ class Fft1d : public DistributedFft {
   /// same message on every rank) for N = 0, an N or N1 the ranks cannot split, a bad exchange
   /// spec, an unreadable wisdom file, or arguments that differ between ranks.
   Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options = {});
+  /// Collective, as construction: frees the plan's communicators, windows and arrays.
   ~Fft1d() override;
+  /// Plans move; a moved-from plan may only be destroyed or assigned to.
+  /// @{
   Fft1d(Fft1d&&) noexcept;
   Fft1d& operator=(Fft1d&&) noexcept;
+  /// @}
 
   /// {N1, N2} a plan of length `n` on `ranks` ranks would use (`n1` = 0 chooses); throws
   /// UsageError, naming N, P and valid alternatives, where the constructor would. Pure.
@@ -70,9 +75,11 @@ class Fft1d : public DistributedFft {
                                           std::size_t batch);
 
   /// N, and its factors N1 x N2.
+  /// @{
   std::size_t length() const;
   std::size_t n1() const;
   std::size_t n2() const;
+  /// @}
   /// N/P: the points of this rank's input and output.
   std::size_t local_points() const;
   /// N/P times the batch: the complex numbers of this rank's input and output (and of an

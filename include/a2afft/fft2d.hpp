@@ -17,10 +17,11 @@ namespace a2afft {
 /// [lower[d], lower[d] + size[d]) of each dimension d, stored contiguously with the dimensions
 /// ordered by `order` from slowest to fastest ({0, 1}: row-major). May be empty.
 struct Box2 {
-  std::array<std::size_t, 2> lower{};
-  std::array<std::size_t, 2> size{};
-  std::array<int, 2> order{0, 1};
+  std::array<std::size_t, 2> lower{};  ///< the box's first global index in each dimension
+  std::array<std::size_t, 2> size{};   ///< its points in each dimension (0: empty)
+  std::array<int, 2> order{0, 1};      ///< its dimensions in storage, slowest first
 
+  /// The box's points: the product of its sizes.
   std::size_t elements() const { return size[0] * size[1]; }
   /// The position in local storage of global element (i0, i1), which must lie in the box.
   std::size_t local_index(const std::array<std::size_t, 2>& global) const {
@@ -44,6 +45,7 @@ enum class Fft2dOutput {
 /// one transpose among all ranks) and the output order. r2c: real n0 x n1 input,
 /// n0 x (n1/2+1) complex output.
 struct Fft2dOptions : PlanOptions {
+  /// Where forward() leaves its output (Fft2dOutput).
   Fft2dOutput output = Fft2dOutput::transposed;
 };
 
@@ -59,10 +61,15 @@ class Fft2d : public DistributedFft {
   /// Collective over `comm`, with the same arguments on every rank. Throws UsageError (the same
   /// message on every rank) for a zero size or any bad option, as Fft3d does.
   Fft2d(MPI_Comm comm, const std::array<std::size_t, 2>& shape, const Fft2dOptions& options = {});
+  /// Collective, as construction: frees the plan's communicators, windows and arrays.
   ~Fft2d() override;
+  /// Plans move; a moved-from plan may only be destroyed or assigned to.
+  /// @{
   Fft2d(Fft2d&&) noexcept;
   Fft2d& operator=(Fft2d&&) noexcept;
+  /// @}
 
+  /// {n0, n1}, the global shape.
   std::array<std::size_t, 2> shape() const;
   /// This rank's rows of forward()'s input (real for r2c: all n1 points of each).
   Box2 input_box() const;

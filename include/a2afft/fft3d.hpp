@@ -36,8 +36,11 @@ struct Fft3dOptions : PlanOptions {
   std::array<int, 2> grid{0, 0};
   /// The all-to-all of the transpose among the p1 ranks of a grid row, and among the p0 ranks
   /// of a column, when they should differ from `exchange`; empty: `exchange`.
+  /// @{
   std::string row_exchange;
   std::string column_exchange;
+  /// @}
+  /// Where forward() leaves its output (Fft3dOutput).
   Fft3dOutput output = Fft3dOutput::transposed;
 };
 
@@ -81,9 +84,13 @@ class Fft3d : public DistributedFft {
   /// unknown or unrunnable exchange spec, an unreadable wisdom file, or arguments that differ
   /// between ranks; MpiError when an MPI call fails.
   Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3dOptions& options = {});
+  /// Collective, as construction: frees the plan's communicators, windows and arrays.
   ~Fft3d() override;
+  /// Plans move; a moved-from plan may only be destroyed or assigned to.
+  /// @{
   Fft3d(Fft3d&&) noexcept;
   Fft3d& operator=(Fft3d&&) noexcept;
+  /// @}
 
   /// The grid {0, 0} chooses on `ranks` ranks: the most square p0 x p1 with p0 >= p1. Pure.
   static std::array<int, 2> default_grid(int ranks);
