@@ -55,7 +55,10 @@ a2afft_build() {
   local python=()
   [ -x /usr/bin/python3 ] && python=(-DPython3_EXECUTABLE=/usr/bin/python3)
   cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "${python[@]}" "$@" >/dev/null
-  cmake --build "$A2AFFT_BUILD" -j "$(nproc)"
+  # A2AFFT_BUILD_TARGETS (space-separated): build only these (the simulated flavour).
+  local targets=()
+  [ -n "${A2AFFT_BUILD_TARGETS:-}" ] && read -r -a targets <<<"--target $A2AFFT_BUILD_TARGETS"
+  cmake --build "$A2AFFT_BUILD" -j "$(nproc)" "${targets[@]}"
 }
 
 # mpirun as root needs these (containers, CI); harmless otherwise.
