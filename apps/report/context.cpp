@@ -18,6 +18,18 @@ std::string utc_now() {
   return text;
 }
 
+std::string simulated_description() {
+#if A2AFFT_SMPI
+  const char* settings = std::getenv("A2AFFT_SIMULATED");
+  return std::string("SimGrid ") + A2AFFT_SIMGRID_VERSION + " SMPI, " +
+         (settings != nullptr && *settings != '\0'
+              ? settings
+              : "platform and host speed not stated (run it through scripts/simulate)");
+#else
+  return "";
+#endif
+}
+
 RunContext collect_context(const RankMap& ranks, std::string command) {
   RunContext context;
   context.command = std::move(command);
@@ -41,6 +53,7 @@ RunContext collect_context(const RankMap& ranks, std::string command) {
   context.oversubscribed = ranks.oversubscribed;
   const char* emulated = std::getenv("A2AFFT_EMULATED_HOSTS");
   context.emulated_hosts = emulated != nullptr && *emulated != '\0';
+  context.simulated = simulated_description();
   return context;
 }
 
@@ -56,6 +69,8 @@ void print_context(std::ostream& out, const RunContext& context) {
       << "# MPI: " << context.mpi_library << '\n'
       << "# layout: " << context.layout << "; NUMA: " << context.numa << "; hosts: " << hosts
       << emulated << '\n';
+  // Its own line, right under the hosts: these hosts and times are SimGrid's, not a machine's.
+  if (!context.simulated.empty()) out << "# simulated: " << context.simulated << '\n';
   if (context.oversubscribed) {
     out << "# oversubscribed: more ranks than cores on a host, so these times prove correctness "
            "only\n";

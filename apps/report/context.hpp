@@ -24,11 +24,19 @@ struct RunContext {
   bool oversubscribed = false;
   // A2AFFT_EMULATED_HOSTS is set (scripts/cluster): the hosts are UTS namespaces on one machine.
   bool emulated_hosts = false;
+  // A simulated build (SimGrid SMPI): "SimGrid 3.32.0 SMPI, platform NAME, P ranks, Q per node,
+  // ..." (simulated_description()); "" on real hardware.
+  std::string simulated;
 };
+
+/// "" in a build against a real MPI. In a simulated build (SimGrid's SMPI, known at compile
+/// time) the simulator and its version, then what scripts/simulate put in A2AFFT_SIMULATED:
+/// the platform, ranks, ranks per node and host speed (or that the run did not say).
+std::string simulated_description();
 
 /// Collective only in that every rank must have the same rank map; it calls no MPI itself
 /// besides MPI_Get_library_version. Any non-empty A2AFFT_EMULATED_HOSTS marks the hosts as
-/// emulated.
+/// emulated; a simulated build marks every context with simulated_description().
 RunContext collect_context(const RankMap& ranks, std::string command);
 
 /// The current time as 2026-11-21T17:16:54Z.
@@ -39,7 +47,7 @@ void print_context(std::ostream& out, const RunContext& context);
 
 // The JSON form: a key per field, named as the field (docs/commands.md; tests/golden/study_shape.json).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunContext, command, a2afft, mpi_library, date_utc, hosts, ranks,
-                                   layout, numa, oversubscribed, emulated_hosts)
+                                   layout, numa, oversubscribed, emulated_hosts, simulated)
 inline nlohmann::json to_json(const RunContext& context) {
   return context;
 }

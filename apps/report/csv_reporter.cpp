@@ -7,6 +7,8 @@
 
 #include <a2afft/error.hpp>
 
+#include "report/context.hpp"
+
 namespace a2afft::report {
 namespace {
 
@@ -33,8 +35,10 @@ std::string csv_field(std::string_view text) {
   return quoted + '"';
 }
 
-CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& header, Mode mode)
-    : path_(path) {
+CsvWriter::CsvWriter(const std::string& path, std::vector<std::string> header, Mode mode)
+    : path_(path), simulated_(simulated_description()) {
+  // A simulated build's files say so on every row, in a last column that only they have.
+  if (!simulated_.empty()) header.push_back("simulated");
   const std::string header_line = joined(header);
   std::error_code ignored;
   const bool has_rows =
@@ -52,11 +56,15 @@ CsvWriter::CsvWriter(const std::string& path, const std::vector<std::string>& he
   if (!out_) {
     throw UsageError(path + " could not be written (" + std::strerror(errno) + ")");
   }
-  if (!has_rows) add_row(header);
+  if (!has_rows) {
+    out_ << header_line << '\n';
+    out_.flush();
+    if (!out_) throw UsageError(path + " could not be written");
+  }
 }
 
 void CsvWriter::add_row(const std::vector<std::string>& cells) {
-  out_ << joined(cells) << '\n';
+  out_ << joined(cells) << (simulated_.empty() ? "" : "," + csv_field(simulated_)) << '\n';
   out_.flush();
   if (!out_) throw UsageError(path_ + " could not be written");
 }

@@ -24,13 +24,15 @@ class CsvWriter {
   /// written only when the file is new or empty, and an existing file must have this header
   /// (else UsageError: its rows would not line up). Throws UsageError naming the path when it
   /// cannot be opened.
-  CsvWriter(const std::string& path, const std::vector<std::string>& header,
-            Mode mode = Mode::replace);
+  /// In a simulated build every file gets a last column, `simulated`, with
+  /// simulated_description() on every row.
+  CsvWriter(const std::string& path, std::vector<std::string> header, Mode mode = Mode::replace);
   /// One line; each cell is quoted as csv_field() says.
   void add_row(const std::vector<std::string>& cells);
 
  private:
   std::string path_;
+  std::string simulated_;  // simulated_description(), "" on real hardware
   std::ofstream out_;
 };
 

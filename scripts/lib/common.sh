@@ -60,7 +60,10 @@ a2afft_build() {
   log=$(cmake -S "$A2AFFT_ROOT" -B "$A2AFFT_BUILD" -DCMAKE_BUILD_TYPE=Release "${python[@]}" "$@" 2>&1) ||
     { echo "$log"; return 1; }
   sed -n '/^-- a2afft [0-9.]* summary /,/^-- Configuring done/p' <<<"$log" | grep -v '^-- Configuring done'
-  cmake --build "$A2AFFT_BUILD" -j "$(nproc)"
+  # A2AFFT_BUILD_TARGETS (space-separated): build only these (the simulated flavour).
+  local targets=()
+  [ -n "${A2AFFT_BUILD_TARGETS:-}" ] && read -r -a targets <<<"--target $A2AFFT_BUILD_TARGETS"
+  cmake --build "$A2AFFT_BUILD" -j "$(nproc)" "${targets[@]}"
 }
 
 # mpirun as root needs these (containers, CI); harmless otherwise.

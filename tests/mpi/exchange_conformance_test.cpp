@@ -15,12 +15,14 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "agreed.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/shared_window.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
 #include "topology/topology.hpp"
@@ -31,6 +33,30 @@ namespace a2afft {
 namespace {
 
 constexpr std::size_t kBlockSizes[] = {1, 3, 16, 1000, 65536};
+
+// kBlockSizes, or the sizes A2AFFT_TEST_BLOCK_BYTES lists (e.g. "1,3,1000": the simulated label
+// leaves the largest out, whose copies dominate a simulation's wall time). A bad list fails
+// every test that uses it, saying why.
+std::vector<std::size_t> block_sizes() {
+  const char* text = std::getenv("A2AFFT_TEST_BLOCK_BYTES");
+  if (text == nullptr) return {std::begin(kBlockSizes), std::end(kBlockSizes)};
+  std::vector<std::size_t> sizes;
+  std::string rest = text;
+  while (!rest.empty()) {
+    const std::size_t comma = std::min(rest.find(','), rest.size());
+    const std::string item = rest.substr(0, comma);
+    rest.erase(0, comma + 1);
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || value == 0 || item[0] == '-') {
+      throw std::invalid_argument("A2AFFT_TEST_BLOCK_BYTES=" + std::string(text) +
+                                  ": expected positive byte counts separated by commas");
+    }
+    sizes.push_back(static_cast<std::size_t>(value));
+  }
+  if (sizes.empty()) throw std::invalid_argument("A2AFFT_TEST_BLOCK_BYTES is empty");
+  return sizes;
+}
 constexpr std::size_t kGuardBytes = 64;
 constexpr std::byte kGuard{0x5c};
 
@@ -158,7 +184,7 @@ std::string check_exchange(ExchangePlan& plan, std::size_t block_bytes,
 void expect_conformance(const std::vector<std::string>& specs, const Topology& on = topology(),
                         Buffers from = Buffers::heap) {
   for (const std::string& text : specs) {
-    for (const std::size_t block_bytes : kBlockSizes) {
+    for (const std::size_t block_bytes : block_sizes()) {
       const ExchangeProblem problem{on, block_bytes};
       if (!exchange_refusal(parse_spec(text), problem).empty()) {
         EXPECT_THROW(make_exchange(parse_spec(text), problem), UsageError);
@@ -296,6 +322,39 @@ TEST(SharedLeaders, leaders_outside_one_to_the_smallest_node_are_errors) {
   EXPECT_NE(exchange_refusal(parse_spec(too_many), {topology(), 8})
                 .find("valid leaders: 1.." + std::to_string(smallest)),
             std::string::npos);
+}
+
+// Every rank of a node reads, in each peer's segment, what that peer wrote there: under SimGrid
+// SMPI 3.32 MPI_Win_shared_query alone gave every rank its own segment for every peer (the
+// shim in transpose/mpi/shared_window.cpp), and the shared-leader backends read wrong blocks.
+TEST(SharedWindow, every_rank_reads_what_each_peer_of_its_node_wrote) {
+  const MPI_Comm node = topology().node_comm();
+  int local = 0, ranks = 0;
+  MPI_Comm_rank(node, &local);
+  MPI_Comm_size(node, &ranks);
+  constexpr std::size_t kWords = 16;
+  const mpi::SharedWindow window(node, kWords * sizeof(std::uint64_t));
+  const auto word = [](int rank, std::size_t i) {
+    return std::uint64_t{0xa2aff7} * 1000 + 100 * static_cast<std::uint64_t>(rank) + i;
+  };
+  auto* mine = reinterpret_cast<std::uint64_t*>(window.segment(local));
+  for (std::size_t i = 0; i < kWords; ++i)
+    mine[i] = word(local, i);
+  window.sync();
+  MPI_Barrier(node);
+  window.sync();
+  std::string wrong;
+  for (int peer = 0; peer < ranks && wrong.empty(); ++peer) {
+    const auto* theirs = reinterpret_cast<const std::uint64_t*>(window.segment(peer));
+    for (std::size_t i = 0; i < kWords && wrong.empty(); ++i) {
+      if (theirs[i] != word(peer, i)) {
+        wrong = "local rank " + std::to_string(local) + " read word " + std::to_string(i) +
+                " of local rank " + std::to_string(peer) + "'s segment wrong";
+      }
+    }
+  }
+  MPI_Barrier(node);  // nobody frees the window while a peer still reads it
+  EXPECT_EQ(agreed_failure(wrong), "");
 }
 
 // A plan stays correct while buffers come and go: one freed before the run, one that outlives

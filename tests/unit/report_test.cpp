@@ -150,6 +150,24 @@ TEST(Context, the_hosts_line_marks_emulated_hosts_and_only_them) {
   }
 }
 
+// Times from SimGrid must not pass for a machine's either: a simulated context has its own line
+// under the hosts and its JSON says so; a real one has neither line nor text.
+TEST(Context, a_simulated_run_says_so_under_the_hosts_and_in_json) {
+  RunContext context = header().context;
+  const std::string simulated = "SimGrid 3.32.0 SMPI, platform test-cluster, 64 ranks, 16 per node";
+  for (const std::string& text : {std::string(), simulated}) {
+    context.simulated = text;
+    std::ostringstream out;
+    print_context(out, context);
+    const std::vector<std::string> lines = lines_of(out.str());
+    const bool marked = lines.size() > 3 && lines[3] == "# simulated: " + simulated;
+    EXPECT_EQ(marked, !text.empty()) << out.str();
+    EXPECT_EQ(to_json(context)["simulated"], text);
+  }
+  // This build is real or simulated by its compiler, not by anything a run sets.
+  EXPECT_EQ(simulated_description().empty(), !A2AFFT_SMPI);
+}
+
 TEST(JsonReporter, writes_context_settings_and_every_field_of_the_rows) {
   const fs::path path = scratch_directory() / "alltoall.json";
   JsonReporter json(path.string());

@@ -1,11 +1,53 @@
 #include "mpi/shared_window.hpp"
 
+#include <atomic>
 #include <cstdint>
 #include <utility>
 
 #include "mpi/comm.hpp"
 
 namespace a2afft::mpi {
+namespace {
+
+struct Segment {
+  std::byte* base;
+  MPI_Aint size;
+};
+
+#if A2AFFT_SMPI
+// SimGrid SMPI 3.32 gives every rank a segment of its own, but MPI_Win_shared_query answers
+// the caller's own segment for every peer (checked: every cross-rank read came back wrong).
+// All simulated ranks live in one address space, so a peer's segment is addressable as it is:
+// the shim asks every rank of the node where its own lies (an MPI_Allgather of base and
+// size) instead. The window stays, for MPI_Win_sync and for MPI_Win_free's collective end.
+std::vector<Segment> query_segments(MPI_Win, MPI_Comm comm, int ranks, std::byte* mine,
+                                    std::size_t bytes) {
+  const MPI_Aint own[2] = {static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(mine)),
+                           static_cast<MPI_Aint>(bytes)};
+  std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(ranks));
+  check(MPI_Allgather(own, 2, MPI_AINT, all.data(), 2, MPI_AINT, comm), "MPI_Allgather");
+  std::vector<Segment> segments;
+  for (std::size_t rank = 0; rank < static_cast<std::size_t>(ranks); ++rank) {
+    segments.push_back({reinterpret_cast<std::byte*>(static_cast<std::uintptr_t>(all[2 * rank])),
+                        all[2 * rank + 1]});
+  }
+  return segments;
+}
+#else
+std::vector<Segment> query_segments(MPI_Win window, MPI_Comm, int ranks, std::byte*, std::size_t) {
+  std::vector<Segment> segments;
+  for (int rank = 0; rank < ranks; ++rank) {
+    Segment segment{nullptr, 0};
+    int unit = 0;
+    check(MPI_Win_shared_query(window, rank, &segment.size, &unit, &segment.base),
+          "MPI_Win_shared_query");
+    segments.push_back(segment);
+  }
+  return segments;
+}
+#endif
+
+}  // namespace
 
 SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes) {
   MPI_Info info = MPI_INFO_NULL;
@@ -24,11 +66,8 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes) {
   check(MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   int ranks = 0;
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
-  for (int rank = 0; rank < ranks; ++rank) {
-    MPI_Aint size = 0;
-    int unit = 0;
-    std::byte* base = nullptr;
-    check(MPI_Win_shared_query(window_, rank, &size, &unit, &base), "MPI_Win_shared_query");
+  const std::vector<Segment> segments = query_segments(window_, comm, ranks, mine, rounded);
+  for (const auto& [base, size] : segments) {
     // Every rank aligns every segment alike, so all agree where each one starts.
     const auto address = reinterpret_cast<std::uintptr_t>(base);
     const std::size_t skip = (kAlignment - address % kAlignment) % kAlignment;
@@ -58,7 +97,13 @@ SharedWindow::~SharedWindow() {
 }
 
 void SharedWindow::sync() const {
+#if A2AFFT_SMPI
+  // SMPI 3.32 has no MPI_Win_sync (it warns "Not yet implemented" and returns). Its ranks share
+  // one address space and run one at a time between MPI calls, so a fence orders the stores.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#else
   check(MPI_Win_sync(window_), "MPI_Win_sync");
+#endif
 }
 
 void SharedWindow::release() noexcept {

@@ -1,0 +1,70 @@
+# The simulated build's tests (label simulated; ./scripts/run-tests --mpi smpi): the real test
+# binaries run on simulated clusters through scripts/simulate (SimGrid SMPI, platform
+# inputs/platforms/test-cluster.xml: 8 hosts of 16 cores). Included by tests/CMakeLists.txt in
+# place of the other labels, which need a real MPI's mpiexec. Sized for CI on 2 cores: about
+# 5 minutes in all (docs/simulation.md has the times).
+
+foreach(test exchange_conformance pencil3d six_step1d)
+  add_executable(${test}_test mpi/${test}_test.cpp)
+endforeach()
+target_link_libraries(exchange_conformance_test PRIVATE a2afft_transpose a2afft_mpi_test_main
+                                                        a2afft_warnings)
+target_link_libraries(pencil3d_test PRIVATE a2afft_fft a2afft_mpi_test_main a2afft_warnings)
+target_link_libraries(six_step1d_test PRIVATE a2afft_fft a2afft_mpi_test_main a2afft_warnings)
+
+set(A2AFFT_SIMULATE ${CMAKE_SOURCE_DIR}/scripts/simulate)
+
+# a2afft_add_simulated_test(NAME name RANKS P PLACE --ranks-per-node Q | --node-sizes A,B,...
+#                           TARGET target [ARGS ...] [ENV VAR=value ...] [TIMEOUT seconds])
+# registers simulated.NAME.npP: the target on P simulated ranks of test-cluster.
+function(a2afft_add_simulated_test)
+  cmake_parse_arguments(T "" "NAME;TARGET;RANKS;TIMEOUT" "PLACE;ARGS;ENV" ${ARGN})
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 300)
+  endif()
+  set(test_name simulated.${T_NAME}.np${T_RANKS})
+  add_test(NAME ${test_name}
+           COMMAND ${A2AFFT_SIMULATE} --platform test-cluster --ranks ${T_RANKS} ${T_PLACE}
+                   -- $<TARGET_FILE:${T_TARGET}> ${T_ARGS})
+  set_tests_properties(${test_name} PROPERTIES TIMEOUT ${T_TIMEOUT} LABELS simulated
+                       ENVIRONMENT "A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR};${T_ENV}")
+endfunction()
+
+# Every backend and example spec against SMPI's MPI_Alltoall (pair) at P = 64 on 4 hosts of 16,
+# the shared-window shim, the shared-leader buffers, and auto's one choice on every rank. Blocks
+# of 1, 3, 16 and 1000 bytes: 64 KiB blocks tripled the time and add no path (the native
+# conformance tests run them). Auto.wisdom_round_trips (47 s here) is left to the native tests.
+a2afft_add_simulated_test(NAME conformance.nodes_of_16 RANKS 64 PLACE --ranks-per-node 16
+  TARGET exchange_conformance_test
+  ARGS "--gtest_filter=Registry/*:Auto.every_rank_makes_the_same_choice:SharedLeaders.*:SharedWindow.*"
+  ENV A2AFFT_TEST_BLOCK_BYTES=1,3,16,1000)
+# Uneven hosts (20 on a 16-core host, 4, 16, 12, 12): every spec but auto's (timed above).
+a2afft_add_simulated_test(NAME conformance.nodes_20_4_16_12_12 RANKS 64
+  PLACE --node-sizes 20,4,16,12,12 TARGET exchange_conformance_test
+  ARGS "--gtest_filter=Registry/*:SharedWindow.*:-*auto*"
+  ENV A2AFFT_TEST_BLOCK_BYTES=1,3,1000)
+# The whole conformance binary (every radix, every group size, parameter errors, all block sizes)
+# at 16 ranks on hosts of 4, but wisdom's round trip.
+a2afft_add_simulated_test(NAME conformance.nodes_of_4 RANKS 16 PLACE --ranks-per-node 4
+  TARGET exchange_conformance_test ARGS "--gtest_filter=-Auto.wisdom_round_trips")
+# The FFTs on every backend at 16 ranks on hosts of 4 (the 4x2-grid case needs exactly 8 ranks).
+a2afft_add_simulated_test(NAME fft3d.nodes_of_4 RANKS 16 PLACE --ranks-per-node 4
+  TARGET pencil3d_test
+  ARGS "--gtest_filter=-Pencil3d.blocks_stay_at_least_one_element_where_a_row_holds_nothing")
+a2afft_add_simulated_test(NAME fft1d.nodes_of_4 RANKS 16 PLACE --ranks-per-node 4
+  TARGET six_step1d_test)
+
+# The command in simulation: its reports say so everywhere, and bad input is one error, exit 2.
+add_test(NAME simulated.reports_say_simulated
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/reports_say_simulated.sh ${A2AFFT_SIMULATE})
+add_test(NAME simulated.cli.error.unknown_exchange
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
+                 "unknown exchange 'bogus'; valid: mpi" ${A2AFFT_SIMULATE} --platform test-cluster
+                 --ranks 4 -- a2afft alltoall --exchange bogus)
+add_test(NAME simulated.simulate.bad_input
+         COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 200 -- a2afft list; echo exit=$?")
+set_tests_properties(simulated.reports_say_simulated simulated.cli.error.unknown_exchange
+                     simulated.simulate.bad_input PROPERTIES
+                     TIMEOUT 120 LABELS simulated ENVIRONMENT A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR})
+set_tests_properties(simulated.simulate.bad_input PROPERTIES PASS_REGULAR_EXPRESSION
+  "simulate: 200 ranks need 13 hosts; platform test-cluster has 8\nexit=2")
