@@ -14,8 +14,8 @@
 #include <optional>
 
 #include <a2afft/error.hpp>
-#include <a2afft/model.hpp>
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/model.hpp>
+#include <a2afft/tools/topology.hpp>
 
 #include "commands.hpp"
 #include "options.hpp"

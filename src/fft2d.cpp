@@ -29,8 +29,8 @@ struct Fft2d::Plan {
 };
 
 Fft2d::Fft2d(MPI_Comm comm, const std::array<std::size_t, 2>& shape, const Fft2dOptions& options) {
-  library::check_communicator(comm, kWho);
-  library::check_same_on_every_rank(
+  detail::library::check_communicator(comm, kWho);
+  detail::library::check_same_on_every_rank(
       {{"shape", std::to_string(shape[0]) + "x" + std::to_string(shape[1])},
        {"exchange", options.exchange}},
       kWho, comm);

@@ -9,7 +9,7 @@
 #include "error.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 // Each row is defined in its algorithm family's file.
 namespace algorithms {
@@ -135,4 +135,4 @@ std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topolog
   return make_exchange(parse_spec(spec), ExchangeProblem{topology, block_bytes});
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

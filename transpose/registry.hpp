@@ -14,7 +14,7 @@
 #include "spec.hpp"
 #include "topology/layout.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// One parameter a backend accepts, as `a2afft list` shows it.
 struct ParamInfo {
@@ -95,4 +95,4 @@ std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProb
 std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
                                             std::size_t block_bytes);
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

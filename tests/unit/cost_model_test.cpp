@@ -4,7 +4,7 @@
 
 #include "schedule/tra.hpp"
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 // Counts, by brute force, node 0's ranks whose partner at `distance` sits on another node.
@@ -53,4 +53,4 @@ TEST(CostModel, tra2_sends_fewer_inter_node_messages_than_tra) {
 }
 
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -9,7 +9,7 @@
 #include "topology/topology.hpp"
 
 // What the algorithm files share to fill in their registry rows.
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>
@@ -45,4 +45,4 @@ std::unique_ptr<ExchangePlan> make_settled(const ExchangeProblem& problem, const
   return std::make_unique<Plan>(problem, kSettings(problem.topology.layout(), params).settings);
 }
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

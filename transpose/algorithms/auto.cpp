@@ -31,7 +31,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include <a2afft/timing.hpp>
+#include "timing/trials.hpp"
 
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
@@ -40,7 +40,7 @@
 #include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 // Every spec worth timing on this layout: each registry row's auto_candidates, in table order,
@@ -59,8 +59,8 @@ std::vector<Spec> measure_candidates(const ExchangeProblem& problem) {
 }
 
 // Link costs inside a node and between nodes, measured once per process and layout.
-const model::MeasuredLinks& link_costs(const Topology& topology) {
-  static std::map<std::string, model::MeasuredLinks> cache;
+const MeasuredLinks& link_costs(const Topology& topology) {
+  static std::map<std::string, MeasuredLinks> cache;
   const std::string key = topology.describe_layout();
   if (const auto found = cache.find(key); found != cache.end()) return found->second;
   return cache[key] = measure_links(topology);
@@ -68,7 +68,7 @@ const model::MeasuredLinks& link_costs(const Topology& topology) {
 
 Spec estimate_choice(const ExchangeProblem& problem) {
   const Topology& topology = problem.topology;
-  const model::MeasuredLinks& links = link_costs(topology);
+  const MeasuredLinks& links = link_costs(topology);
   const long ranks = topology.size();
   const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
   const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, links.intra,
@@ -300,4 +300,4 @@ extern const ExchangeInfo kAutoExchange = {
     .split_phase = SplitPhase::chosen_plan,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

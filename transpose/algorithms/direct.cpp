@@ -20,7 +20,7 @@
 #include "schedule/direct.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 using schedule::shifted_destination;
@@ -169,4 +169,4 @@ extern const ExchangeInfo kNonblockingExchange = {
     .split_phase = SplitPhase::yes,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -17,7 +17,7 @@
 #include "algorithms/block_transfer.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 class FactorExchange final : public ExchangePlan {
@@ -140,4 +140,4 @@ extern const ExchangeInfo kFactorHierExchange = {
     .scratch = {},
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

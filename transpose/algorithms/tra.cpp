@@ -34,7 +34,7 @@
 #include "schedule/tra.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 // Where one block of a round comes from or goes to; base pointers are bound in run().
@@ -439,4 +439,4 @@ extern const ExchangeInfo kTra2Exchange = {
     .auto_candidates = tra2_candidates,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -5,7 +5,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes) {
   MPI_Info info = MPI_INFO_NULL;
@@ -71,4 +71,4 @@ void SharedWindow::release() noexcept {
   window_ = MPI_WIN_NULL;
 }
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

@@ -2,7 +2,7 @@
 
 #include <chrono>
 
-namespace a2afft {
+namespace a2afft::detail {
 
 namespace {
 
@@ -33,4 +33,4 @@ ScopedPhase::~ScopedPhase() {
   if (timer_ != nullptr) timer_->add(phase_, now_seconds() - start_seconds_);
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 // RAII over one loaded hwloc topology and one bitmap.
@@ -79,4 +79,4 @@ std::size_t probe_last_level_cache_bytes() {
   return largest;
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail
