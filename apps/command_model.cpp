@@ -13,6 +13,7 @@
 #include <numeric>
 #include <optional>
 
+#include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
 #include <a2afft/tools/model.hpp>
 #include <a2afft/tools/topology.hpp>
@@ -132,6 +133,30 @@ std::vector<long> sweep_radices(long ranks) {
   return radices;
 }
 
+// Every backend the model prices (its registry row's cost), at its defaults, with --radix, --r1
+// and --r2 set on whichever backend declares that key.
+std::vector<model::ModelResult> backend_results(const model::ModelInputs& inputs,
+                                                const ModelOptions& options) {
+  const std::pair<const char*, long> overrides[] = {
+      {"radix", options.radix}, {"r1", options.intra_radix}, {"r2", options.inter_radix}};
+  const std::vector<BackendInfo> infos = backends();
+  std::vector<model::ModelResult> results;
+  for (const std::string& name : model::modelled_backends()) {
+    const auto info = std::find_if(infos.begin(), infos.end(),
+                                   [&](const BackendInfo& row) { return row.name == name; });
+    std::string spec = name;
+    for (const auto& [key, value] : overrides) {
+      const bool declared =
+          std::any_of(info->parameters.begin(), info->parameters.end(),
+                      [&](const BackendParameter& parameter) { return parameter.key == key; });
+      if (value == 0 || !declared) continue;
+      spec += (spec == name ? ":" : ",") + std::string(key) + "=" + std::to_string(value);
+    }
+    results.push_back(model::spec_cost(inputs, spec));
+  }
+  return results;
+}
+
 int run_model(ModelOptions options) {
   std::optional<MeasuredMachine> machine;
   if (options.measure) {
@@ -195,14 +220,7 @@ int run_model(ModelOptions options) {
   std::optional<report::RunContext> context;
   if (machine) context = report::collect_context(machine->ranks, "a2afft model --measure");
 
-  const long radix = options.radix ? options.radix : model::default_radix(ranks);
-  std::vector<model::ModelResult> results = {
-      model::tra_cost(inputs, radix), model::tra_cost(inputs, 2),
-      model::tra2_cost(inputs,
-                       options.intra_radix ? options.intra_radix : model::default_radix(per_node),
-                       options.inter_radix ? options.inter_radix : std::max(2L, nodes)),
-      model::direct_cost(inputs, "pairwise, nonblocking, factor")};
-  results[1].algorithm = "bruck (tra radix=2)";
+  const std::vector<model::ModelResult> results = backend_results(inputs, options);
 
   const bool uneven = !options.node_sizes.empty();
   std::cout << "# a2afft model: P=" << ranks << ", "

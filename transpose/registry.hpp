@@ -11,6 +11,7 @@
 
 #include "exchange.hpp"
 #include "params.hpp"
+#include "schedule/cost_model.hpp"
 #include "spec.hpp"
 #include "topology/layout.hpp"
 
@@ -31,7 +32,8 @@ struct ScratchBound {
   double node_buffers = 0;
 };
 
-/// One row of the backend table: FFTW's solver idea (applicable, make, print) as data.
+/// One row of the backend table (algorithms/backends.def lists the rows): FFTW's solver idea
+/// (applicable, make, print) as data, the cost model included.
 /// Whether a backend's plans return from start() with messages in flight: no (all the work in
 /// start()), yes, or as the plan that `auto` chose.
 enum class SplitPhase { no, yes, chosen_plan };
@@ -54,6 +56,14 @@ struct ExchangeInfo {
   /// The specs of this backend that `auto` times on `layout` with `block_bytes` blocks (auto
   /// leaves out those the layout refuses). nullptr: auto never picks it.
   std::vector<Spec> (*auto_candidates)(const RankLayout& layout, std::size_t block_bytes) = nullptr;
+  /// The alpha-beta model's price of one spec of this backend (pure schedule math,
+  /// schedule/cost_model): K, D, bytes per rank and seconds on `inputs`. `a2afft model` prints
+  /// it and `auto:mode=estimate` ranks by it. nullptr: the model does not price this backend.
+  schedule::ModelResult (*cost)(const schedule::ModelInputs& inputs,
+                                const Params& params) = nullptr;
+  /// The specs of this backend that auto:mode=estimate prices on `inputs` (e.g. tra at every
+  /// radix). nullptr: its defaults alone. Only rows with a cost are priced.
+  std::vector<Spec> (*cost_sweep)(const schedule::ModelInputs& inputs) = nullptr;
   /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
   bool hierarchical = false;
   /// Whether its plans overlap between ExchangePlan::start() and finish().
@@ -88,6 +98,18 @@ std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI
 /// Bytes of scratch a plan of `spec` may allocate per rank with `block_bytes` blocks on `ranks`
 /// ranks whose largest node has `largest_node` ranks (its row's ScratchBound). Pure.
 double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes);
+
+/// The model's price of `spec` on `inputs` (its row's cost), after checking name and keys;
+/// throws UsageError for a backend the model does not price, or a bad value. Pure.
+schedule::ModelResult modelled_cost(const Spec& spec, const schedule::ModelInputs& inputs);
+
+/// Every spec the model prices on `inputs`, with its price: each costed row's cost_sweep (or
+/// its defaults), in table order. What auto:mode=estimate chooses from. Pure.
+struct PricedSpec {
+  Spec spec;
+  schedule::ModelResult result;
+};
+std::vector<PricedSpec> priced_specs(const schedule::ModelInputs& inputs);
 
 /// Builds a plan; collective over the topology's communicator. Throws UsageError for an
 /// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).

@@ -4,6 +4,7 @@
 
 #include <a2afft/tools/model.hpp>
 
+#include "registry.hpp"
 #include "schedule/cost_model.hpp"
 #include "schedule/factor.hpp"
 #include "schedule/tra.hpp"
@@ -49,6 +50,18 @@ ModelResult tra2_cost(const ModelInputs& inputs, long intra_radix, long inter_ra
 
 ModelResult direct_cost(const ModelInputs& inputs, const std::string& algorithm) {
   return public_result(detail::schedule::model_direct(engine_inputs(inputs), algorithm));
+}
+
+ModelResult spec_cost(const ModelInputs& inputs, std::string_view spec) {
+  return public_result(detail::modelled_cost(detail::parse_spec(spec), engine_inputs(inputs)));
+}
+
+std::vector<std::string> modelled_backends() {
+  std::vector<std::string> names;
+  for (const detail::ExchangeInfo* info : detail::registered_exchanges()) {
+    if (info->cost != nullptr) names.emplace_back(info->name);
+  }
+  return names;
 }
 
 long default_radix(long ranks) {

@@ -23,6 +23,12 @@ std::vector<Spec> defaults_only(const RankLayout&, std::size_t) {
   return {Spec{std::string(kName), {}}};
 }
 
+/// The cost of a direct schedule (pairwise, nonblocking, factor): P-1 rounds of one block each.
+template <const std::string_view& kName>
+schedule::ModelResult direct_cost(const schedule::ModelInputs& inputs, const Params&) {
+  return schedule::model_direct(inputs, std::string(kName));
+}
+
 /// One spec's settings on one layout, or why the layout cannot run it. A backend's settings
 /// function (`Resolved<S> settings(const RankLayout&, const Params&)`) reads and checks every
 /// value first, throwing UsageError, so a bad value is an error on every layout.

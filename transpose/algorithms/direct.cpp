@@ -17,6 +17,7 @@
 #include "algorithms/algorithms.hpp"
 #include "algorithms/block_transfer.hpp"
 #include "mpi/requests.hpp"
+#include "schedule/cost_model.hpp"
 #include "schedule/direct.hpp"
 #include "topology/topology.hpp"
 
@@ -153,6 +154,7 @@ extern const ExchangeInfo kPairwiseExchange = {
     .make = make_plan<PairwiseExchange>,
     .scratch = {},
     .auto_candidates = defaults_only<kPairwise>,
+    .cost = direct_cost<kPairwise>,
 };
 
 extern const ExchangeInfo kNonblockingExchange = {
@@ -166,6 +168,7 @@ extern const ExchangeInfo kNonblockingExchange = {
     .make = make_settled<NonblockingExchange, nonblocking_batch>,
     .scratch = {},
     .auto_candidates = defaults_only<kNonblocking>,
+    .cost = direct_cost<kNonblocking>,
     .split_phase = SplitPhase::yes,
 };
 

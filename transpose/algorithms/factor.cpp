@@ -126,6 +126,7 @@ extern const ExchangeInfo kFactorExchange = {
     .make = make_plan<FactorExchange>,
     .scratch = {},
     .auto_candidates = defaults_only<kFactor>,
+    .cost = direct_cost<kFactor>,
 };
 
 extern const ExchangeInfo kFactorHierExchange = {
