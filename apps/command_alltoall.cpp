@@ -10,13 +10,13 @@
 #include <iostream>
 #include <map>
 
-#include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
-#include <a2afft/roofline.hpp>
-#include <a2afft/timing.hpp>
-#include <a2afft/topology.hpp>
-#include <a2afft/verify.hpp>
+#include <a2afft/tools/backends.hpp>
+#include <a2afft/tools/roofline.hpp>
+#include <a2afft/tools/timing.hpp>
+#include <a2afft/tools/topology.hpp>
+#include <a2afft/tools/verify.hpp>
 
 #include "commands.hpp"
 #include "copy_bandwidth_text.hpp"

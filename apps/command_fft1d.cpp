@@ -11,7 +11,7 @@
 
 #include <a2afft/error.hpp>
 #include <a2afft/fft1d.hpp>
-#include <a2afft/fft_tools.hpp>
+#include <a2afft/tools/fft_tools.hpp>
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"

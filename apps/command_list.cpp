@@ -8,14 +8,51 @@
 #include "report/text_table.hpp"
 
 namespace a2afft::commands {
+namespace {
+
+// A table cell: pipes escaped, so a summary cannot split its row.
+std::string cell(const std::string& text) {
+  std::string escaped;
+  for (const char c : text)
+    escaped += c == '|' ? std::string("\\|") : std::string(1, c);
+  return escaped;
+}
+
+// The backends table of docs/backends.md, generated from the registry rows (issue 32): the
+// test docs.backends_table_is_generated keeps the page equal to this output.
+void print_markdown(const std::vector<BackendInfo>& infos) {
+  std::cout << "| name | source | idea | parameters (default) | layouts | split phase |\n"
+            << "|---|---|---|---|---|---|\n";
+  for (const BackendInfo& info : infos) {
+    std::string params;
+    for (const BackendParameter& param : info.parameters)
+      params +=
+          (params.empty() ? "" : ", ") + ("`" + param.key + "` (" + param.default_value + ")");
+    std::cout << "| `" << info.name << "` | " << cell(info.source) << " | " << cell(info.summary)
+              << " | " << (params.empty() ? "—" : cell(params)) << " | " << cell(info.layouts)
+              << " | " << info.split_phase << " |\n";
+  }
+}
+
+}  // namespace
 
 Runner add_list(CLI::App& app) {
   auto* command = app.add_subcommand("list", "List the exchange backends and their parameters");
   auto names_only = std::make_shared<bool>(false);
   command->add_flag("--names", *names_only, "Print only the backend names, one per line");
-  return [names_only] {
+  auto markdown = std::make_shared<bool>(false);
+  command
+      ->add_flag("--markdown", *markdown,
+                 "Print the backends table (name, source, idea, parameters with defaults, "
+                 "layouts, split phase) in Markdown, as docs/backends.md holds it")
+      ->excludes("--names");
+  return [names_only, markdown] {
     if (!is_printing_rank()) return 0;
     const std::vector<BackendInfo> infos = backends();
+    if (*markdown) {
+      print_markdown(infos);
+      return 0;
+    }
     if (*names_only) {
       for (const BackendInfo& info : infos)
         std::cout << info.name << '\n';

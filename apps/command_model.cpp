@@ -13,9 +13,10 @@
 #include <numeric>
 #include <optional>
 
+#include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
-#include <a2afft/model.hpp>
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/model.hpp>
+#include <a2afft/tools/topology.hpp>
 
 #include "commands.hpp"
 #include "options.hpp"
@@ -132,26 +133,52 @@ std::vector<long> sweep_radices(long ranks) {
   return radices;
 }
 
-int run_model(ModelOptions options) {
-  std::optional<MeasuredMachine> machine;
-  if (options.measure) {
-    machine = measure_machine();
-    const RankMap& ranks = machine->ranks;
-    const bool equal_nodes = std::all_of(ranks.node_sizes.begin(), ranks.node_sizes.end(),
-                                         [&](int size) { return size == ranks.node_sizes[0]; });
-    if (options.ranks < 0) {
-      options.ranks = ranks.size();
-      if (!equal_nodes) {
-        throw UsageError("model --measure: this job has nodes of unequal sizes (" + ranks.layout +
-                         "); the alpha-beta table needs equal nodes, so give -P and -Q");
-      }
-      options.ranks_per_node = ranks.node_sizes[0];
+// Every backend the model prices (its registry row's cost), at its defaults, with --radix, --r1
+// and --r2 set on whichever backend declares that key.
+std::vector<model::ModelResult> backend_results(const model::ModelInputs& inputs,
+                                                const ModelOptions& options) {
+  const std::pair<const char*, long> overrides[] = {
+      {"radix", options.radix}, {"r1", options.intra_radix}, {"r2", options.inter_radix}};
+  const std::vector<BackendInfo> infos = backends();
+  std::vector<model::ModelResult> results;
+  for (const std::string& name : model::modelled_backends()) {
+    const auto info = std::find_if(infos.begin(), infos.end(),
+                                   [&](const BackendInfo& row) { return row.name == name; });
+    std::string spec = name;
+    for (const auto& [key, value] : overrides) {
+      const bool declared =
+          std::any_of(info->parameters.begin(), info->parameters.end(),
+                      [&](const BackendParameter& parameter) { return parameter.key == key; });
+      if (value == 0 || !declared) continue;
+      spec += (spec == name ? ":" : ",") + std::string(key) + "=" + std::to_string(value);
     }
-    options.alpha_intra_us = machine->links.intra.alpha_seconds * 1e6;
-    options.beta_intra_ns = machine->links.intra.beta_seconds_per_byte * 1e9;
-    options.alpha_inter_us = machine->links.inter.alpha_seconds * 1e6;
-    options.beta_inter_ns = machine->links.inter.beta_seconds_per_byte * 1e9;
-  } else if (options.ranks < 0) {
+    results.push_back(model::spec_cost(inputs, spec));
+  }
+  return results;
+}
+
+// --measure: P and Q (unless given) and the links from this MPI job.
+void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine) {
+  const RankMap& ranks = machine.ranks;
+  const bool equal_nodes = std::all_of(ranks.node_sizes.begin(), ranks.node_sizes.end(),
+                                       [&](int size) { return size == ranks.node_sizes[0]; });
+  if (options.ranks < 0) {
+    options.ranks = ranks.size();
+    if (!equal_nodes) {
+      throw UsageError("model --measure: this job has nodes of unequal sizes (" + ranks.layout +
+                       "); the alpha-beta table needs equal nodes, so give -P and -Q");
+    }
+    options.ranks_per_node = ranks.node_sizes[0];
+  }
+  options.alpha_intra_us = machine.links.intra.alpha_seconds * 1e6;
+  options.beta_intra_ns = machine.links.intra.beta_seconds_per_byte * 1e9;
+  options.alpha_inter_us = machine.links.inter.alpha_seconds * 1e6;
+  options.beta_inter_ns = machine.links.inter.beta_seconds_per_byte * 1e9;
+}
+
+// Checks the options and returns the model's machine; throws UsageError naming the option.
+model::ModelInputs checked_inputs(const ModelOptions& options) {
+  if (options.ranks < 0) {
     throw UsageError(
         "model: -P (the number of ranks) is required, unless --measure takes it "
         "from the MPI job");
@@ -165,6 +192,25 @@ int run_model(ModelOptions options) {
         "-Q=" + std::to_string(options.ranks_per_node) +
         " is not valid; expected ranks per node that divide P=" + std::to_string(options.ranks));
   }
+  const long nodes = options.ranks / options.ranks_per_node;
+  check_radix("--radix", options.radix, options.ranks, "a tra");
+  check_radix("--r1", options.intra_radix, options.ranks_per_node, "an intra-node");
+  check_radix("--r2", options.inter_radix, nodes, "an inter-node");
+  for (const double value : {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
+                             options.beta_inter_ns}) {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      throw UsageError("alpha and beta must be finite and not negative; got " + fixed(value, "%g"));
+    }
+  }
+  return {options.ranks,
+          options.ranks_per_node,
+          cli::parse_byte_size(options.block_bytes, "--block-bytes"),
+          {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
+          {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
+}
+
+// The node sizes of the factor table: --node-sizes, or N nodes of Q.
+std::vector<int> model_node_sizes(const ModelOptions& options) {
   const long ranks = options.ranks;
   const long per_node = options.ranks_per_node;
   const long nodes = ranks / per_node;
@@ -177,33 +223,14 @@ int run_model(ModelOptions options) {
                        " ranks, but -P=" + std::to_string(ranks));
     }
   }
-  check_radix("--radix", options.radix, ranks, "a tra");
-  check_radix("--r1", options.intra_radix, per_node, "an intra-node");
-  check_radix("--r2", options.inter_radix, nodes, "an inter-node");
-  for (const double value : {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
-                             options.beta_inter_ns}) {
-    if (!(value >= 0) || !std::isfinite(value)) {
-      throw UsageError("alpha and beta must be finite and not negative; got " + fixed(value, "%g"));
-    }
-  }
-  const model::ModelInputs inputs{ranks,
-                                  per_node,
-                                  cli::parse_byte_size(options.block_bytes, "--block-bytes"),
-                                  {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
-                                  {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
-  if (!is_printing_rank()) return 0;
-  std::optional<report::RunContext> context;
-  if (machine) context = report::collect_context(machine->ranks, "a2afft model --measure");
+  return node_sizes;
+}
 
-  const long radix = options.radix ? options.radix : model::default_radix(ranks);
-  std::vector<model::ModelResult> results = {
-      model::tra_cost(inputs, radix), model::tra_cost(inputs, 2),
-      model::tra2_cost(inputs,
-                       options.intra_radix ? options.intra_radix : model::default_radix(per_node),
-                       options.inter_radix ? options.inter_radix : std::max(2L, nodes)),
-      model::direct_cost(inputs, "pairwise, nonblocking, factor")};
-  results[1].algorithm = "bruck (tra radix=2)";
-
+void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
+                  const MeasuredMachine* machine, const report::RunContext* context) {
+  const long ranks = inputs.ranks;
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = ranks / per_node;
   const bool uneven = !options.node_sizes.empty();
   std::cout << "# a2afft model: P=" << ranks << ", "
             << (uneven ? "nodes of " + options.node_sizes + " ranks"
@@ -224,6 +251,9 @@ int run_model(ModelOptions options) {
                  "and with another node's first rank) in this job:\n";
     report::print_context(std::cout, *context);
   }
+}
+
+void print_backend_table(const std::vector<model::ModelResult>& results) {
   report::TextTable table({{"algorithm"},
                            {"K rounds", true},
                            {"D blocks", true},
@@ -236,9 +266,11 @@ int run_model(ModelOptions options) {
                    std::to_string(result.inter_node_messages_per_node),
                    fixed(result.seconds * 1e6)});
   }
-  // The alpha-beta table assumes equal nodes; on uneven ones only the factor table applies.
-  if (!uneven) table.print(std::cout);
+  table.print(std::cout);
+}
 
+// Prints the factor table; returns its rows as JSON.
+nlohmann::json print_factor_table(const std::vector<int>& node_sizes, bool uneven) {
   const std::vector<FactorRow> factor = factor_rows(node_sizes);
   std::cout << (uneven ? "" : "\n")
             << "# factor algorithms: steps, and steps in which a node sends off-node (over nodes, "
@@ -268,50 +300,85 @@ int run_model(ModelOptions options) {
     factor_json.push_back(item);
   }
   factor_table.print(std::cout);
+  return factor_json;
+}
 
+// Prints tra's radix sweep; returns its points as JSON.
+nlohmann::json print_radix_sweep(const model::ModelInputs& inputs) {
+  const long ranks = inputs.ranks;
   nlohmann::json sweep = nlohmann::json::array();
-  if (options.radix_sweep) {
-    const long knee = model::default_radix(ranks);
-    std::cout << "\n# tra radix sweep (Fig. 4): K rises and D falls with r; the knee is at "
-                 "r = ceil(sqrt P) = "
-              << knee << (ranks > kWholeSweepRanks ? "; radices sampled 1% apart" : "") << '\n';
-    report::TextTable curve(
-        {{"radix", true}, {"K rounds", true}, {"D blocks", true}, {"predicted [us]", true}, {""}});
-    for (const long r : sweep_radices(ranks)) {
-      const model::ModelResult point = model::tra_cost(inputs, r);
-      curve.add_row({std::to_string(r), std::to_string(point.rounds), std::to_string(point.blocks),
-                     fixed(point.seconds * 1e6), r == knee ? "<- knee, ceil(sqrt P)" : ""});
-      nlohmann::json row = to_json(point);
-      row["radix"] = r;
-      row["knee"] = r == knee;
-      sweep.push_back(std::move(row));
-    }
-    curve.print(std::cout);
+  const long knee = model::default_radix(ranks);
+  std::cout << "\n# tra radix sweep (Fig. 4): K rises and D falls with r; the knee is at "
+               "r = ceil(sqrt P) = "
+            << knee << (ranks > kWholeSweepRanks ? "; radices sampled 1% apart" : "") << '\n';
+  report::TextTable curve(
+      {{"radix", true}, {"K rounds", true}, {"D blocks", true}, {"predicted [us]", true}, {""}});
+  for (const long r : sweep_radices(ranks)) {
+    const model::ModelResult point = model::tra_cost(inputs, r);
+    curve.add_row({std::to_string(r), std::to_string(point.rounds), std::to_string(point.blocks),
+                   fixed(point.seconds * 1e6), r == knee ? "<- knee, ceil(sqrt P)" : ""});
+    nlohmann::json row = to_json(point);
+    row["radix"] = r;
+    row["knee"] = r == knee;
+    sweep.push_back(std::move(row));
   }
+  curve.print(std::cout);
+  return sweep;
+}
 
+void write_model_json(const ModelOptions& options, const model::ModelInputs& inputs,
+                      const MeasuredMachine* machine, const report::RunContext* context,
+                      const std::vector<model::ModelResult>& results, nlohmann::json factor_json,
+                      nlohmann::json sweep) {
+  const long ranks = inputs.ranks;
+  const long per_node = inputs.ranks_per_node;
+  nlohmann::json algorithms = nlohmann::json::array();
+  for (const auto& result : results)
+    algorithms.push_back(to_json(result));
+  nlohmann::json document = {{"inputs",
+                              {{"ranks", ranks},
+                               {"ranks_per_node", per_node},
+                               {"block_bytes", inputs.block_bytes},
+                               {"alpha_intra_seconds", inputs.intra.alpha_seconds},
+                               {"beta_intra_seconds_per_byte", inputs.intra.beta_seconds_per_byte},
+                               {"alpha_inter_seconds", inputs.inter.alpha_seconds},
+                               {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte},
+                               {"measured", options.measure},
+                               {"intra_measured", machine && machine->links.intra_measured},
+                               {"inter_measured", machine && machine->links.inter_measured}}},
+                             {"algorithms", algorithms},
+                             {"factor", factor_json},
+                             {"radix_sweep", sweep}};
+  if (context) document["context"] = report::to_json(*context);
+  std::ofstream out(options.json_path);
+  out << document.dump(2) << '\n';
+  if (!out) throw UsageError("--json=" + options.json_path + " could not be written");
+}
+
+// parse (options, --measure) -> plan (inputs, node sizes) -> run (the rows' costs) -> report.
+int run_model(ModelOptions options) {
+  std::optional<MeasuredMachine> machine;
+  if (options.measure) {
+    machine = measure_machine();
+    take_measured_machine(options, *machine);
+  }
+  const model::ModelInputs inputs = checked_inputs(options);
+  const std::vector<int> node_sizes = model_node_sizes(options);
+  if (!is_printing_rank()) return 0;
+  std::optional<report::RunContext> context;
+  if (machine) context = report::collect_context(machine->ranks, "a2afft model --measure");
+  const MeasuredMachine* measured = machine ? &*machine : nullptr;
+  const report::RunContext* run_context = context ? &*context : nullptr;
+  const std::vector<model::ModelResult> results = backend_results(inputs, options);
+  print_header(options, inputs, measured, run_context);
+  const bool uneven = !options.node_sizes.empty();
+  // The alpha-beta table assumes equal nodes; on uneven ones only the factor table applies.
+  if (!uneven) print_backend_table(results);
+  nlohmann::json factor_json = print_factor_table(node_sizes, uneven);
+  nlohmann::json sweep = options.radix_sweep ? print_radix_sweep(inputs) : nlohmann::json::array();
   if (!options.json_path.empty()) {
-    nlohmann::json algorithms = nlohmann::json::array();
-    for (const auto& result : results)
-      algorithms.push_back(to_json(result));
-    nlohmann::json document = {
-        {"inputs",
-         {{"ranks", ranks},
-          {"ranks_per_node", per_node},
-          {"block_bytes", inputs.block_bytes},
-          {"alpha_intra_seconds", inputs.intra.alpha_seconds},
-          {"beta_intra_seconds_per_byte", inputs.intra.beta_seconds_per_byte},
-          {"alpha_inter_seconds", inputs.inter.alpha_seconds},
-          {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte},
-          {"measured", options.measure},
-          {"intra_measured", machine && machine->links.intra_measured},
-          {"inter_measured", machine && machine->links.inter_measured}}},
-        {"algorithms", algorithms},
-        {"factor", factor_json},
-        {"radix_sweep", sweep}};
-    if (context) document["context"] = report::to_json(*context);
-    std::ofstream out(options.json_path);
-    out << document.dump(2) << '\n';
-    if (!out) throw UsageError("--json=" + options.json_path + " could not be written");
+    write_model_json(options, inputs, measured, run_context, results, std::move(factor_json),
+                     std::move(sweep));
   }
   return 0;
 }

@@ -24,8 +24,8 @@
 #include <thread>
 
 #include <a2afft/error.hpp>
-#include <a2afft/fft_tools.hpp>
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/fft_tools.hpp>
+#include <a2afft/tools/topology.hpp>
 
 #include "commands.hpp"
 #include "deck.hpp"

@@ -4,7 +4,7 @@
 
 #include <iostream>
 
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/topology.hpp>
 
 #include "commands.hpp"
 #include "options.hpp"

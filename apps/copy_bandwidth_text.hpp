@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <string>
 
-#include <a2afft/roofline.hpp>
+#include <a2afft/tools/roofline.hpp>
 
 namespace a2afft::commands {
 

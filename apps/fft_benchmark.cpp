@@ -4,8 +4,8 @@
 #include <cmath>
 #include <iostream>
 
-#include <a2afft/fft_tools.hpp>
-#include <a2afft/timing.hpp>
+#include <a2afft/tools/fft_tools.hpp>
+#include <a2afft/tools/timing.hpp>
 
 #include "commands.hpp"
 #include "copy_bandwidth_text.hpp"

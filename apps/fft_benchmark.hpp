@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <a2afft/roofline.hpp>
+#include <a2afft/tools/roofline.hpp>
 
 #include "fft_candidate.hpp"
 #include "fft_options.hpp"

@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include <a2afft/error.hpp>
-#include <a2afft/fft_tools.hpp>
+#include <a2afft/tools/fft_tools.hpp>
 
 #include "commands.hpp"
 

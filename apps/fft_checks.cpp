@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include <a2afft/fft_tools.hpp>
+#include <a2afft/tools/fft_tools.hpp>
 
 namespace a2afft::commands {
 

@@ -1,7 +1,7 @@
 #include "fft_options.hpp"
 
 #include <a2afft/error.hpp>
-#include <a2afft/fft_tools.hpp>
+#include <a2afft/tools/fft_tools.hpp>
 
 namespace a2afft::commands {
 

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include <a2afft/fft_tools.hpp>
-#include <a2afft/timing.hpp>
+#include <a2afft/tools/fft_tools.hpp>
+#include <a2afft/tools/timing.hpp>
 
 namespace a2afft::commands {
 

@@ -4,7 +4,7 @@
 #include <type_traits>
 
 #include <a2afft/error.hpp>
-#include <a2afft/fft_tools.hpp>
+#include <a2afft/tools/fft_tools.hpp>
 
 namespace a2afft::commands {
 namespace {

@@ -14,8 +14,8 @@
 #include <numeric>
 #include <sstream>
 
-#include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
+#include <a2afft/tools/backends.hpp>
 
 namespace a2afft::cli {
 

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/topology.hpp>
 
 #include "run_order.hpp"
 

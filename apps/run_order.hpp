@@ -6,8 +6,8 @@
 #include <cstddef>
 #include <string>
 
-#include <a2afft/timing.hpp>
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/timing.hpp>
+#include <a2afft/tools/topology.hpp>
 
 namespace a2afft::cli {
 

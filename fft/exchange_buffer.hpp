@@ -6,7 +6,7 @@
 #include "exchange.hpp"
 #include "fftw_plan.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// An array of `T` (complex numbers of either precision) in memory from an exchange's
 /// allocate() (node shared memory for mpml, nmpml and onmpml, which then run without staging
@@ -32,4 +32,4 @@ class ExchangeArray {
 
 using ComplexBuffer = ExchangeArray<Complex>;
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -2,7 +2,7 @@
 
 #include "timing/phase_timer.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// `timer`, with the two phases every engine records created at 0: `compute` (FFTs, twiddles,
 /// scaling) and `transpose` (pack, exchange, unpack, local transposes). With both entries in
@@ -16,4 +16,4 @@ inline PhaseTimer* with_fft_phases(PhaseTimer* timer) {
   return timer;
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -15,7 +15,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 Rigor parse_rigor(std::string_view text) {
   if (text == "estimate") return Rigor::estimate;
@@ -314,4 +314,4 @@ template void import_wisdom<float>(const std::string&, MPI_Comm, std::string_vie
 template void export_wisdom<double>(const std::string&, MPI_Comm, std::string_view);
 template void export_wisdom<float>(const std::string&, MPI_Comm, std::string_view);
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -14,7 +14,7 @@
 
 #include <a2afft/fft.hpp>
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 // Public (a2afft/fft.hpp); named here too so that fft::Complex etc. keep working.
 using a2afft::Complex;
@@ -189,4 +189,4 @@ class FftwPlan {
   TransformKind kind_ = TransformKind::c2c;
 };
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

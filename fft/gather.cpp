@@ -6,7 +6,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 std::vector<Complex> gather_global(const Complex* local, const Box3& box, const Shape3& shape,
                                    MPI_Comm comm) {
@@ -61,4 +61,4 @@ double relative_difference(const std::vector<Complex>& got, const std::vector<Co
   return error;
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -7,7 +7,7 @@
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// Collective: rank 0 receives every rank's row-major local box and returns the whole global
 /// array (other ranks get an empty vector). For checks and tests, never on a timed path.
@@ -19,4 +19,4 @@ std::vector<Complex> gather_global(const Complex* local, const Box3& box, const 
 double relative_difference(const std::vector<Complex>& got, const std::vector<Complex>& reference,
                            MPI_Comm comm);
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -9,7 +9,7 @@
 #include "copy_bytes.hpp"
 #include "error.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 Split split_range(std::size_t n, int parts, int index) {
   const auto p = static_cast<std::size_t>(parts);
@@ -132,4 +132,4 @@ std::string shape_to_string(const Shape3& shape) {
   return std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]);
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

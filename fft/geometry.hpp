@@ -6,7 +6,7 @@
 #include <string_view>
 
 // Boxes, splits and process grids of the distributed FFTs. Pure, no MPI, unit-tested.
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// Global sizes n0 x n1 x n2, row-major (n2 contiguous).
 using Shape3 = std::array<std::size_t, 3>;
@@ -60,4 +60,4 @@ ProcGrid parse_grid(std::string_view text, int ranks);
 Shape3 parse_shape(std::string_view text);
 std::string shape_to_string(const Shape3& shape);
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

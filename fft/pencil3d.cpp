@@ -9,7 +9,7 @@
 #include "mpi/comm.hpp"
 #include "registry.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 // One of the two transposes: the forward and the inverse direction share one exchange plan,
 // since both move blocks of the same size among the same ranks.
@@ -454,4 +454,4 @@ std::string BasicPencil3d<Real>::describe() const {
 template class BasicPencil3d<double>;
 template class BasicPencil3d<float>;
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -18,7 +18,7 @@
 #include "topology/topology.hpp"
 #include "transpose_step.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 struct Pencil3dOptions {
   Spec row_exchange{"mpi", {}};     // for the transpose among the p1 ranks of a row
@@ -167,4 +167,4 @@ class BasicPencil3d {
 
 using Pencil3d = BasicPencil3d<double>;
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

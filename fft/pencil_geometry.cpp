@@ -6,7 +6,7 @@
 
 #include "error.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 std::size_t exchanged_block_bytes(const TransposeShape& transpose, std::size_t element_bytes) {
@@ -169,4 +169,4 @@ std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
   return bytes;
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

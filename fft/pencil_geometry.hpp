@@ -11,7 +11,7 @@
 // transposes with their padded blocks, and how the FFTs walk each stage. Pure, no MPI or FFTW,
 // unit-tested in one process; Pencil3d plans from it, and the commands size their memory
 // estimates from it before any plan exists.
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// Bytes of one complex double, the element of a c2c double transform of one field.
 inline constexpr std::size_t kComplexDoubleBytes = 16;
@@ -168,4 +168,4 @@ std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
                                std::size_t element_bytes, std::size_t input_bytes,
                                std::size_t output_bytes);
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -19,7 +19,7 @@
 #include "gather.hpp"
 #include "registry.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 // Rows handled per timed chunk: about 256 KiB, so they are still in cache for the next step.
@@ -321,4 +321,4 @@ std::string BasicSixStep1d<Real>::describe() const {
 template class BasicSixStep1d<double>;
 template class BasicSixStep1d<float>;
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

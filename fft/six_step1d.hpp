@@ -15,7 +15,7 @@
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 struct SixStep1dOptions {
   Spec exchange{"mpi", {}};  // for all three transposes
@@ -143,4 +143,4 @@ class BasicSixStep1d {
 
 using SixStep1d = BasicSixStep1d<double>;
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

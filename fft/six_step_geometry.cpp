@@ -8,7 +8,7 @@
 
 #include "error.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 constexpr std::size_t kLargestLength = std::size_t{1} << 40;
@@ -265,4 +265,4 @@ std::size_t six_step_bytes_moved(const SixStepGeometry& geometry,
   return bytes;
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -9,7 +9,7 @@
 #include "geometry.hpp"
 
 // The 1D six-step FFT's sizes and twiddles. Pure, no MPI, unit-tested.
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// Parses a 1D length: `1048576`, `2^20`, or a product such as `2^4*3^2*5`. Throws UsageError
 /// (naming `option`) for zero, garbled or overflowing (> 2^40) lengths.
@@ -147,4 +147,4 @@ class TwiddleTable {
   std::vector<std::complex<double>> high_;
 };
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -1,6 +1,6 @@
 #include "test_signal.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 Complex test_signal(std::size_t global_index, std::uint64_t salt) {
   std::uint64_t x = (global_index + 1) * 0x9e3779b97f4a7c15ULL ^ salt;
@@ -24,4 +24,4 @@ void fill_test_signal(Complex* local, const Box3& box, const Shape3& shape, std:
   }
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 std::size_t axis(int a) {
@@ -79,4 +79,4 @@ void TransposeStep::unpack(const std::byte* recv, std::byte* to, std::size_t pla
   }
 }
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -7,7 +7,7 @@
 
 // One global transpose's local reordering: pack and unpack. Pure, no MPI, unit-tested in one
 // process by moving the blocks by hand.
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 
 /// One global transpose among the `parts` ranks of a communicator, seen from one of them. The
 /// local array of shape `from` holds all of axis `split_axis` and our part of axis
@@ -78,4 +78,4 @@ class TransposeStep {
   std::vector<Part> received_;  // parts of `to` by source
 };
 
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

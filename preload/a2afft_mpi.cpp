@@ -29,10 +29,10 @@
 
 namespace {
 
-using a2afft::ExchangePlan;
-using a2afft::ExchangeProblem;
-using a2afft::Spec;
-using a2afft::Topology;
+using a2afft::detail::ExchangePlan;
+using a2afft::detail::ExchangeProblem;
+using a2afft::detail::Spec;
+using a2afft::detail::Topology;
 
 // What one communicator has cached.
 struct CommCache {
@@ -92,8 +92,8 @@ const Setup& setup(MPI_Comm comm) {
     s.enabled = true;
     s.text = text;
     try {
-      s.spec = a2afft::parse_spec(s.text);
-      a2afft::check_spec(s.spec);
+      s.spec = a2afft::detail::parse_spec(s.text);
+      a2afft::detail::check_spec(s.spec);
     } catch (const a2afft::UsageError& error) {
       fail(comm, "A2AFFT_ALLTOALL=" + s.text + ": " + error.what());
     }
@@ -163,13 +163,13 @@ ExchangePlan* plan_for(MPI_Comm comm, const Setup& s, std::size_t block_bytes) {
   }
   const ExchangeProblem problem{topology, block_bytes};
   try {
-    const std::string why = a2afft::exchange_refusal(s.spec, problem);
+    const std::string why = a2afft::detail::exchange_refusal(s.spec, problem);
     if (!why.empty()) {
       cache.refusals[block_bytes] = why;
       if (s.log) log_line(topology, where + ": fallback to PMPI_Alltoall: " + why);
       return nullptr;
     }
-    auto plan = a2afft::make_exchange(s.spec, problem);
+    auto plan = a2afft::detail::make_exchange(s.spec, problem);
     if (s.log) log_line(topology, where + ": " + plan->describe());
     return (cache.plans[block_bytes] = std::move(plan)).get();
   } catch (const a2afft::UsageError& error) {

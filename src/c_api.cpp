@@ -99,8 +99,8 @@ std::string text_or(const char* text, const char* otherwise) {
 
 // Every rank learns the lowest rank's local failure before any plan is built.
 void agree(MPI_Comm comm, const std::string& failure, const char* who) {
-  a2afft::library::check_communicator(comm, who);
-  if (const auto agreed = a2afft::mpi::agreed_message(failure, comm); !agreed.empty()) {
+  a2afft::detail::library::check_communicator(comm, who);
+  if (const auto agreed = a2afft::detail::mpi::agreed_message(failure, comm); !agreed.empty()) {
     throw a2afft::UsageError(agreed.text);
   }
 }
@@ -136,8 +136,8 @@ int execute(Plan* plan, int direction, const void* in, size_t in_bytes, void* ou
             const char* who) {
   return guarded([&] {
     auto& fft = checked(plan, who).fft;
-    a2afft::library::check_enum(direction, 2, "direction",
-                                "A2AFFT_FORWARD (0) or A2AFFT_BACKWARD (1)", who);
+    a2afft::detail::library::check_enum(direction, 2, "direction",
+                                        "A2AFFT_FORWARD (0) or A2AFFT_BACKWARD (1)", who);
     fft.execute(static_cast<a2afft::Direction>(direction), in, in_bytes, out, out_bytes);
   });
 }

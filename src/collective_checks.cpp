@@ -7,7 +7,7 @@
 #include "fftw_plan.hpp"
 #include "mpi/comm.hpp"
 
-namespace a2afft::library {
+namespace a2afft::detail::library {
 
 void check_communicator(MPI_Comm comm, std::string_view who) {
   const std::string prefix = std::string(who) + ": ";
@@ -172,4 +172,4 @@ FftTimes times_of(const PhaseTimer& timer) {
   return {seconds("transpose"), seconds("compute")};
 }
 
-}  // namespace a2afft::library
+}  // namespace a2afft::detail::library

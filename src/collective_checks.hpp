@@ -20,7 +20,7 @@
 
 #include "timing/phase_timer.hpp"
 
-namespace a2afft::library {
+namespace a2afft::detail::library {
 
 /// Throws UsageError, starting with `who`, unless MPI runs and `comm` is an intracommunicator.
 /// Needs no other rank: every rank of a bad communicator gets the same answer.
@@ -157,4 +157,4 @@ auto planned_with_wisdom(const std::string& path, MPI_Comm comm, Make make) {
 /// The split of the last call an engine recorded in `timer` (cleared before the call).
 FftTimes times_of(const PhaseTimer& timer);
 
-}  // namespace a2afft::library
+}  // namespace a2afft::detail::library

@@ -17,11 +17,11 @@
 namespace a2afft {
 
 std::size_t Transform::complex_bytes() const {
-  return library::complex_bytes(precision);
+  return detail::library::complex_bytes(precision);
 }
 
 std::size_t Transform::input_scalar_bytes() const {
-  return library::input_scalar_bytes(kind, precision);
+  return detail::library::input_scalar_bytes(kind, precision);
 }
 
 std::string Transform::to_string() const {
@@ -34,22 +34,22 @@ std::string Transform::to_string() const {
 namespace detail {
 
 std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOptions& options,
-                                    std::vector<library::NamedArgument> own, double points) {
-  library::check_communicator(comm, who);
-  std::vector<library::NamedArgument> arguments = std::move(own);
+                                    std::vector<detail::library::NamedArgument> own, double points) {
+  detail::library::check_communicator(comm, who);
+  std::vector<detail::library::NamedArgument> arguments = std::move(own);
   arguments.insert(arguments.end(),
                    {{"exchange", options.exchange},
                     {"rigor", std::to_string(static_cast<int>(options.rigor))},
                     {"wisdom_file", options.wisdom_file},
                     {"scaling", std::to_string(static_cast<int>(options.scaling))},
-                    library::layout_argument(options.layout),
+                    detail::library::layout_argument(options.layout),
                     {"kind", std::to_string(static_cast<int>(options.kind))},
                     {"precision", std::to_string(static_cast<int>(options.precision))},
                     {"batch", std::to_string(options.batch)}});
-  library::check_same_on_every_rank(arguments, who, comm);
+  detail::library::check_same_on_every_rank(arguments, who, comm);
   // Every rank now holds the same arguments, so every check below ends alike on every rank.
-  library::check_rigor_and_scaling(options.rigor, options.scaling, who);
-  library::check_kind_precision_batch(options.kind, options.precision, options.batch, who);
+  detail::library::check_rigor_and_scaling(options.rigor, options.scaling, who);
+  detail::library::check_kind_precision_batch(options.kind, options.precision, options.batch, who);
   auto core = std::make_unique<FftCore>();
   core->who = who;
   core->transform = options.transform();
@@ -100,15 +100,15 @@ std::size_t DistributedFft::in_place_bytes() const {
 
 // Every public forward() and backward(): the overload must fit the plan's transform, then the
 // arrays are checked on every rank and the engine runs. execute() and the nullptr overloads
-// instantiate every overload through library::dispatch; the check refuses those that do not fit.
+// instantiate every overload through detail::library::dispatch; the check refuses those that do not fit.
 template <typename In, typename Out>
 void DistributedFft::run(bool forward, const In* in, Out* out, std::string size_failure) {
   detail::FftCore& core = *core_;
-  const std::string call = library::checked_call<In, Out>(core.transform.precision,
+  const std::string call = detail::library::checked_call<In, Out>(core.transform.precision,
                                                           core.transform.kind, forward, core.who);
   const std::size_t in_count = forward ? input_elements() : output_elements();
   const std::size_t out_count = forward ? output_elements() : input_elements();
-  library::check_arrays(in, in_count, out, out_count, call, core.topology->comm(),
+  detail::library::check_arrays(in, in_count, out, out_count, call, core.topology->comm(),
                         std::move(size_failure));
   core.timer.clear();
   if (forward) {
@@ -144,11 +144,11 @@ void DistributedFft::backward(const ComplexFloat* in, float* out) {
 }
 
 void DistributedFft::forward(std::nullptr_t, std::nullptr_t) {
-  library::dispatch(kind(), precision(), true, nullptr, nullptr,
+  detail::library::dispatch(kind(), precision(), true, nullptr, nullptr,
                     [&](const auto* in, auto* out) { run(true, in, out); });
 }
 void DistributedFft::backward(std::nullptr_t, std::nullptr_t) {
-  library::dispatch(kind(), precision(), false, nullptr, nullptr,
+  detail::library::dispatch(kind(), precision(), false, nullptr, nullptr,
                     [&](const auto* in, auto* out) { run(false, in, out); });
 }
 
@@ -156,9 +156,9 @@ void DistributedFft::execute(Direction direction, const void* in, std::size_t in
                              std::size_t out_bytes) {
   const bool forward = direction == Direction::forward;
   std::string failure =
-      library::size_failure(in, in_bytes, forward ? input_bytes() : output_bytes(), out, out_bytes,
+      detail::library::size_failure(in, in_bytes, forward ? input_bytes() : output_bytes(), out, out_bytes,
                             forward ? output_bytes() : input_bytes(), in_place_bytes());
-  library::dispatch(kind(), precision(), forward, in, out,
+  detail::library::dispatch(kind(), precision(), forward, in, out,
                     [&](const auto* typed_in, auto* typed_out) {
                       run(forward, typed_in, typed_out, std::move(failure));
                     });
@@ -179,7 +179,7 @@ std::string DistributedFft::describe() const {
 }
 
 FftTimes DistributedFft::last_times() const {
-  return library::times_of(core_->timer);
+  return detail::library::times_of(core_->timer);
 }
 
 }  // namespace a2afft

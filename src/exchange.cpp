@@ -18,10 +18,10 @@
 namespace a2afft {
 
 struct Exchange::Plan {
-  std::unique_ptr<Topology> topology;  // declared first: outlives the plan built on it
-  std::unique_ptr<ExchangePlan> plan;
+  std::unique_ptr<detail::Topology> topology;  // declared first: outlives the plan built on it
+  std::unique_ptr<detail::ExchangePlan> plan;
   std::size_t block_bytes = 0;
-  PhaseTimer phases;  // attached to the plan by time_phases(true)
+  detail::PhaseTimer phases;  // attached to the plan by time_phases(true)
 };
 
 namespace {
@@ -31,8 +31,8 @@ void check_block_bytes(std::size_t block_bytes, MPI_Comm comm) {
   const std::uint64_t mine = block_bytes;
   const std::uint64_t local[2] = {mine, ~mine};  // the minimum of ~x gives the maximum of x
   std::uint64_t least[2] = {0, 0};
-  mpi::check(MPI_Allreduce(local, least, 2, MPI_UINT64_T, MPI_MIN, comm),
-             "MPI_Allreduce(block_bytes)");
+  detail::mpi::check(MPI_Allreduce(local, least, 2, MPI_UINT64_T, MPI_MIN, comm),
+                     "MPI_Allreduce(block_bytes)");
   const std::uint64_t smallest = least[0];
   const std::uint64_t largest = ~least[1];
   if (smallest != largest) {
@@ -47,22 +47,22 @@ void check_block_bytes(std::size_t block_bytes, MPI_Comm comm) {
 
 // The parsed spec, the same on every rank; a parse error or a spec that differs from rank 0's
 // is the lowest such rank's error on every rank.
-Spec agreed_spec(std::string_view text, const Topology& topology) {
-  const std::string first = mpi::broadcast(std::string(text), 0, topology.comm());
+detail::Spec agreed_spec(std::string_view text, const detail::Topology& topology) {
+  const std::string first = detail::mpi::broadcast(std::string(text), 0, topology.comm());
   std::string failure;
-  Spec spec;
+  detail::Spec spec;
   if (text != first) {
     failure = "make_exchange: spec '" + std::string(text) + "' on rank " +
               std::to_string(topology.rank()) + " differs from rank 0's '" + first +
               "'; every rank must pass the same spec";
   } else {
     try {
-      spec = parse_spec(text);
+      spec = detail::parse_spec(text);
     } catch (const UsageError& error) {
       failure = error.what();
     }
   }
-  if (const mpi::RankMessage agreed = mpi::agreed_message(failure, topology.comm());
+  if (const detail::mpi::RankMessage agreed = detail::mpi::agreed_message(failure, topology.comm());
       !agreed.empty()) {
     throw UsageError(agreed.text);
   }
@@ -78,20 +78,21 @@ std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
 
 std::unique_ptr<Exchange> make_exchange(MPI_Comm comm, std::size_t block_bytes,
                                         std::string_view spec_text, const LayoutRequest& layout) {
-  library::check_communicator(comm, "make_exchange");
+  detail::library::check_communicator(comm, "make_exchange");
   auto plan = std::make_unique<Exchange::Plan>();
-  plan->topology =
-      std::make_unique<Topology>(comm, LayoutRequest::from_environment().overridden_by(layout));
-  const Topology& topology = *plan->topology;
+  plan->topology = std::make_unique<detail::Topology>(
+      comm, LayoutRequest::from_environment().overridden_by(layout));
+  const detail::Topology& topology = *plan->topology;
   check_block_bytes(block_bytes, topology.comm());
-  const Spec spec = agreed_spec(spec_text, topology);
-  const ExchangeProblem problem{topology, block_bytes};
+  const detail::Spec spec = agreed_spec(spec_text, topology);
+  const detail::ExchangeProblem problem{topology, block_bytes};
   // Unknown names and keys and bad values throw here, agreed; a refusal is agreed as well.
-  if (const std::string why = agreed_refusal(spec, problem, topology.comm()); !why.empty()) {
+  if (const std::string why = detail::agreed_refusal(spec, problem, topology.comm());
+      !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run on " + topology.describe_layout() + ": " +
                      why);
   }
-  plan->plan = make_exchange(spec, problem);
+  plan->plan = detail::make_exchange(spec, problem);
   plan->block_bytes = block_bytes;
   return std::unique_ptr<Exchange>(new Exchange(std::move(plan)));
 }
@@ -142,7 +143,7 @@ void Exchange::time_phases(bool on) {
 
 std::map<std::string, double> Exchange::take_phase_seconds() {
   std::map<std::string, double> seconds;
-  for (const auto& [name, stats] : reduce_phases(plan_->phases, plan_->topology->comm()))
+  for (const auto& [name, stats] : detail::reduce_phases(plan_->phases, plan_->topology->comm()))
     seconds[name] = stats.max_seconds;
   plan_->phases.clear();
   return seconds;

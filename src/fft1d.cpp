@@ -19,6 +19,9 @@
 
 namespace a2afft {
 
+// The engines (transpose/, fft/) live in a2afft::detail.
+using namespace detail;
+
 namespace {
 
 constexpr const char* kWho = "Fft1d";

@@ -7,7 +7,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// memcpy for the runs a transpose packs and unpacks (and the blocks an exchange copies),
 /// without glibc's `rep movsb` path. glibc 2.36 copies 2 KiB and more with `rep movsb` on CPUs
@@ -44,4 +44,4 @@ void copy_elements(T* to, const T* from, std::size_t count) {
              count * sizeof(T));
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

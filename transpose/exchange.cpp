@@ -7,7 +7,7 @@
 #include <new>
 #include <stdexcept>
 
-namespace a2afft {
+namespace a2afft::detail {
 
 namespace {
 thread_local const PhaseScope* innermost_scope = nullptr;
@@ -79,4 +79,4 @@ ExchangeBuffer allocate_aligned(std::size_t bytes) {
   return ExchangeBuffer(std::move(owner), data, bytes);
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

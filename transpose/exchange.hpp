@@ -9,7 +9,7 @@
 #include "a2afft/buffer.hpp"
 #include "timing/phase_timer.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 class Topology;
 class ExchangePlan;
@@ -123,4 +123,4 @@ class ExchangePlan {
   bool in_flight_ = false;
 };
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -4,7 +4,7 @@
 
 #include "error.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 long Params::integer(std::string_view key, long fallback, long low, long high,
                      std::initializer_list<NamedValue> words) const {
@@ -38,4 +38,4 @@ std::string_view Params::word(std::string_view key, std::string_view fallback,
                    listed + ", or auto");
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

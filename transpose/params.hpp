@@ -6,7 +6,7 @@
 
 #include "spec.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// A word a parameter accepts besides numbers, e.g. `batch=all`.
 struct NamedValue {
@@ -34,4 +34,4 @@ class Params {
   const Spec& spec_;
 };
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

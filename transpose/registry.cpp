@@ -1,7 +1,6 @@
 #include "registry.hpp"
 
 #include <algorithm>
-#include <array>
 #include <stdexcept>
 
 #include "mpi/comm.hpp"
@@ -9,38 +8,23 @@
 #include "error.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
-// Each row is defined in its algorithm family's file.
+// Each row is defined in its algorithm's file and listed once, in algorithms/backends.def.
 namespace algorithms {
-extern const ExchangeInfo kVendorExchange, kPairwiseExchange, kNonblockingExchange, kFactorExchange,
-    kFactorHierExchange, kTraExchange, kBruckExchange, kTra2Exchange, kHierarchicalExchange,
-    kMultileaderExchange, kNodeAwareExchange, kLocalityAwareExchange, kMultileaderNodeAwareExchange,
-    kMpmlExchange, kNmpmlExchange, kOnmpmlExchange, kAutoExchange;
+#define A2AFFT_BACKEND(row) extern const ExchangeInfo row;
+#include "algorithms/backends.def"
+#undef A2AFFT_BACKEND
 }  // namespace algorithms
 
 namespace {
 
-// The one table of backends. A new backend adds its row here (and its name above) and nowhere
-// else: `auto`'s candidates and the node-aware family's inner backends come from these rows.
-constexpr std::array kExchanges = {
-    &algorithms::kVendorExchange,
-    &algorithms::kPairwiseExchange,
-    &algorithms::kNonblockingExchange,
-    &algorithms::kFactorExchange,
-    &algorithms::kFactorHierExchange,
-    &algorithms::kTraExchange,
-    &algorithms::kBruckExchange,
-    &algorithms::kTra2Exchange,
-    &algorithms::kHierarchicalExchange,
-    &algorithms::kMultileaderExchange,
-    &algorithms::kNodeAwareExchange,
-    &algorithms::kLocalityAwareExchange,
-    &algorithms::kMultileaderNodeAwareExchange,
-    &algorithms::kMpmlExchange,
-    &algorithms::kNmpmlExchange,
-    &algorithms::kOnmpmlExchange,
-    &algorithms::kAutoExchange,
+// The one table of backends, from algorithms/backends.def: `auto`'s candidates, the cost model's
+// rows and the node-aware family's inner backends all come from these rows.
+constexpr const ExchangeInfo* kExchanges[] = {
+#define A2AFFT_BACKEND(row) &algorithms::row,
+#include "algorithms/backends.def"
+#undef A2AFFT_BACKEND
 };
 
 // The names of the rows that `keep` accepts, comma-separated.
@@ -119,6 +103,29 @@ double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::s
   return (bound.rank_buffers + bound.node_buffers * largest_node) * rank_bytes;
 }
 
+schedule::ModelResult modelled_cost(const Spec& spec, const schedule::ModelInputs& inputs) {
+  check_spec(spec);
+  const ExchangeInfo& info = find_exchange(spec.name);
+  if (info.cost == nullptr) {
+    throw UsageError("the cost model does not price " + std::string(info.name) + "; it prices " +
+                     names_of([](const ExchangeInfo& row) { return row.cost != nullptr; }));
+  }
+  return info.cost(inputs, Params(spec));
+}
+
+std::vector<PricedSpec> priced_specs(const schedule::ModelInputs& inputs) {
+  std::vector<PricedSpec> priced;
+  for (const ExchangeInfo* info : kExchanges) {
+    if (info->cost == nullptr) continue;
+    const std::vector<Spec> specs = info->cost_sweep != nullptr
+                                        ? info->cost_sweep(inputs)
+                                        : std::vector<Spec>{Spec{std::string(info->name), {}}};
+    for (const Spec& spec : specs)
+      priced.push_back({spec, info->cost(inputs, Params(spec))});
+  }
+  return priced;
+}
+
 std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProblem& problem) {
   if (problem.block_bytes == 0) {
     throw UsageError("block_bytes=0 is not valid; an exchange block holds at least 1 byte");
@@ -135,4 +142,4 @@ std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topolog
   return make_exchange(parse_spec(spec), ExchangeProblem{topology, block_bytes});
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -11,10 +11,11 @@
 
 #include "exchange.hpp"
 #include "params.hpp"
+#include "schedule/cost_model.hpp"
 #include "spec.hpp"
 #include "topology/layout.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// One parameter a backend accepts, as `a2afft list` shows it.
 struct ParamInfo {
@@ -31,7 +32,8 @@ struct ScratchBound {
   double node_buffers = 0;
 };
 
-/// One row of the backend table: FFTW's solver idea (applicable, make, print) as data.
+/// One row of the backend table (algorithms/backends.def lists the rows): FFTW's solver idea
+/// (applicable, make, print) as data, the cost model included.
 /// Whether a backend's plans return from start() with messages in flight: no (all the work in
 /// start()), yes, or as the plan that `auto` chose.
 enum class SplitPhase { no, yes, chosen_plan };
@@ -54,6 +56,14 @@ struct ExchangeInfo {
   /// The specs of this backend that `auto` times on `layout` with `block_bytes` blocks (auto
   /// leaves out those the layout refuses). nullptr: auto never picks it.
   std::vector<Spec> (*auto_candidates)(const RankLayout& layout, std::size_t block_bytes) = nullptr;
+  /// The alpha-beta model's price of one spec of this backend (pure schedule math,
+  /// schedule/cost_model): K, D, bytes per rank and seconds on `inputs`. `a2afft model` prints
+  /// it and `auto:mode=estimate` ranks by it. nullptr: the model does not price this backend.
+  schedule::ModelResult (*cost)(const schedule::ModelInputs& inputs,
+                                const Params& params) = nullptr;
+  /// The specs of this backend that auto:mode=estimate prices on `inputs` (e.g. tra at every
+  /// radix). nullptr: its defaults alone. Only rows with a cost are priced.
+  std::vector<Spec> (*cost_sweep)(const schedule::ModelInputs& inputs) = nullptr;
   /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
   bool hierarchical = false;
   /// Whether its plans overlap between ExchangePlan::start() and finish().
@@ -89,10 +99,22 @@ std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI
 /// ranks whose largest node has `largest_node` ranks (its row's ScratchBound). Pure.
 double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes);
 
+/// The model's price of `spec` on `inputs` (its row's cost), after checking name and keys;
+/// throws UsageError for a backend the model does not price, or a bad value. Pure.
+schedule::ModelResult modelled_cost(const Spec& spec, const schedule::ModelInputs& inputs);
+
+/// Every spec the model prices on `inputs`, with its price: each costed row's cost_sweep (or
+/// its defaults), in table order. What auto:mode=estimate chooses from. Pure.
+struct PricedSpec {
+  Spec spec;
+  schedule::ModelResult result;
+};
+std::vector<PricedSpec> priced_specs(const schedule::ModelInputs& inputs);
+
 /// Builds a plan; collective over the topology's communicator. Throws UsageError for an
 /// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).
 std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProblem& problem);
 std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
                                             std::size_t block_bytes);
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -4,7 +4,7 @@
 
 #include "error.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 constexpr std::string_view kGrammar =
@@ -138,4 +138,4 @@ std::vector<std::string> split_spec_list(std::string_view text) {
   return specs;
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

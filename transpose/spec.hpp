@@ -4,7 +4,7 @@
 #include <string_view>
 #include <vector>
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// One `key=value` of a spec. A value may itself be a spec (`inner=tra:radix=4`).
 struct SpecParam {
@@ -34,4 +34,4 @@ Spec parse_spec(std::string_view text);
 /// `tra:radix=4,tra2:r1=2,r2=4,mpi` and `node-aware:inner=(tra2:r1=2,r2=4),mpi` are 3 and 2.
 std::vector<std::string> split_spec_list(std::string_view text);
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

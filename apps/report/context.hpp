@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/topology.hpp>
 
 namespace a2afft::report {
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include <a2afft/error.hpp>
-#include <a2afft/timing.hpp>
+#include <a2afft/tools/timing.hpp>
 
 namespace a2afft::report {
 

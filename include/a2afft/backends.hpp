@@ -1,11 +1,13 @@
 #pragma once
 
+// The exchange backends a user chooses from: their names, parameters and defaults, and the
+// grammar of specs. make_exchange() (exchange.hpp) refuses, with the reason, a spec the layout
+// cannot run; a2afft/tools/backends.hpp asks the same question before any plan exists.
+
 #include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <a2afft/topology.hpp>
 
 namespace a2afft {
 
@@ -49,17 +51,5 @@ std::vector<std::string> split_specs(std::string_view list);
 /// parentheses), after checking its grammar, backend name and keys. Throws UsageError naming the
 /// text and what is valid. Values are checked by backend_refusal() and make_exchange().
 std::string canonical_spec(std::string_view spec);
-
-/// Why the ranks of `ranks` cannot run `spec`, or "" when they can: what make_exchange() would
-/// refuse, found without building anything (pure, no MPI, so the same on every rank). Throws
-/// UsageError for an unknown name or key or a bad value.
-std::string backend_refusal(std::string_view spec, const RankMap& ranks);
-
-/// The most scratch memory (bytes) a plan of `spec` may allocate per rank beyond run()'s
-/// buffers, with `block_bytes` blocks on `ranks` ranks whose largest node has
-/// `largest_node_size` ranks; for memory estimates made before any plan exists. Pure. Throws
-/// UsageError for an unknown backend.
-double backend_scratch_bytes(std::string_view spec, int ranks, int largest_node_size,
-                             std::size_t block_bytes);
 
 }  // namespace a2afft

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 19: the a2afft command is built on the public API alone. Every `#include "..."` in apps/
-# must name a file in apps/, and every `#include <a2afft/...>` a public header; a quoted or
+# Issue 19: the a2afft command is built on the installed API alone. Every `#include "..."` in apps/
+# must name a file in apps/, and every `#include <a2afft/...>` an installed header: the core
+# (include/a2afft/) or the tools (include/a2afft/tools/, issue 32); a quoted or
 # angled include that names a project header elsewhere (transpose/, fft/, src/, the generated
 # headers) fails the test, naming the file and line.
 # Usage: apps_use_public_headers.sh SOURCE_DIR

@@ -13,6 +13,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace a2afft;
+  using namespace a2afft::detail;
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const Spec spec = parse_spec(text);

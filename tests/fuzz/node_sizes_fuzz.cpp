@@ -20,7 +20,8 @@ void check_layout(const a2afft::LayoutRequest& request, std::size_t ranks,
   using a2afft::fuzz::require;
   const std::vector<int> one_real_node(ranks, 0);
   const std::vector<std::string> hosts(ranks, "fuzzhost");
-  const a2afft::NodeLayout layout = a2afft::resolve_node_layout(one_real_node, hosts, request);
+  const a2afft::detail::NodeLayout layout =
+      a2afft::detail::resolve_node_layout(one_real_node, hosts, request);
   require(layout.node_of_rank.size() == ranks && layout.local_rank_of_rank.size() == ranks,
           "a rank without a node", text);
   require(
@@ -39,6 +40,7 @@ void check_layout(const a2afft::LayoutRequest& request, std::size_t ranks,
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace a2afft;
+  using namespace a2afft::detail;
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
     const std::vector<int> sizes = parse_node_sizes({"A2AFFT_NODE_SIZES", text});

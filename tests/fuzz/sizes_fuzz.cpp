@@ -27,8 +27,9 @@ void attempt(Parse parse) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace a2afft;
+  using namespace a2afft::detail;
   using namespace a2afft::cli;
-  using namespace a2afft::fft;
+  using namespace a2afft::detail::fft;
   if (size == 0) return 0;
   // The first byte picks the rank count for the grid; the rest is the text.
   const int ranks = 1 + data[0] % 64;

@@ -31,10 +31,13 @@ step "$cmake" --install "$build" --prefix "$prefix"
 for file in include/a2afft/a2afft.hpp include/a2afft/a2afft.h include/a2afft/a2afft.f90 \
             include/a2afft/exchange.hpp \
             include/a2afft/fft3d.hpp include/a2afft/fft1d.hpp include/a2afft/version.hpp \
-            "$libdir/liba2afft.so" "$libdir/liba2afft_mpi.so" bin/a2afft \
+            include/a2afft/tools/timing.hpp include/a2afft/tools/model.hpp \
+            include/a2afft/tools/topology.hpp include/a2afft/tools/backends.hpp \
+            "$libdir/liba2afft.so" "$libdir/liba2afft_tools.so" "$libdir/liba2afft_mpi.so" bin/a2afft \
             "$libdir/cmake/a2afft/a2afftConfig.cmake" \
             "$libdir/cmake/a2afft/a2afftConfigVersion.cmake" \
-            "$libdir/cmake/a2afft/a2afftTargets.cmake" "$libdir/pkgconfig/a2afft.pc"; do
+            "$libdir/cmake/a2afft/a2afftTargets.cmake" "$libdir/pkgconfig/a2afft.pc" \
+            "$libdir/pkgconfig/a2afft-tools.pc"; do
   [[ -e $prefix/$file ]] || fail "cmake --install did not install $file"
 done
 [[ ! -e $prefix/include/a2afft/version.hpp.in ]] || fail "the version.hpp template was installed"
@@ -44,6 +47,19 @@ soname=$(objdump -p "$prefix/$libdir/liba2afft.so" | awk '$1 == "SONAME" { print
 # Nothing internal is installed: the headers are the public ones only.
 internal=$(find "$prefix/include" -name '*.hpp' ! -path '*/include/a2afft/*')
 [[ -z $internal ]] || fail "internal headers installed: $internal"
+
+# The core is small (issue 32): at most ten C++ headers in include/a2afft/ beside the umbrella
+# a2afft.hpp (a2afft.h and a2afft.f90 are the C and Fortran faces); the tools live apart, and the
+# umbrella includes the core alone.
+core=$(find "$prefix/include/a2afft" -maxdepth 1 -name '*.hpp' ! -name a2afft.hpp | sort)
+core_count=$(grep -c . <<< "$core")
+((core_count >= 1 && core_count <= 10)) ||
+  fail "the core has $core_count public C++ headers (at most 10): $(echo $core)"
+if grep -q '#include <a2afft/tools/' "$prefix/include/a2afft/a2afft.hpp" $core; then
+  fail "a core header includes a tools header: $(grep -l '#include <a2afft/tools/' "$prefix/include/a2afft/a2afft.hpp" $core)"
+fi
+tools_count=$(find "$prefix/include/a2afft/tools" -name '*.hpp' | grep -c .)
+((tools_count >= 7)) || fail "only $tools_count tools headers under include/a2afft/tools/"
 
 # 1. CMake, as examples/CMakeLists.txt is written for users.
 # The MPI of the build under test (MPICC, MPICXX, MPIFORT from ctest), not whichever mpicc is
@@ -74,6 +90,19 @@ CMAKE
   cp "$dir/build/$program" "$work/with-cmake/${program}_only_$language"
 }
 one_language_project CXX fft3d_hello "$source/examples/fft3d_hello.cpp"
+# a2afft::tools from the same package: the cost model needs no MPI run.
+mkdir -p "$work/tools-user"
+cat > "$work/tools-user/model.cpp" <<'CPP'
+#include <a2afft/tools/model.hpp>
+#include <cstdio>
+int main() {
+  const a2afft::model::ModelInputs inputs{16, 4, 1024, {1e-6, 1e-10}, {2e-6, 1e-9}};
+  const a2afft::model::ModelResult result = a2afft::model::tra_cost(inputs, 4);
+  std::printf("tools: %s rounds %ld\n", result.algorithm.c_str(), result.rounds);
+  return result.rounds > 0 ? 0 : 1;
+}
+CPP
+one_language_project CXX tools_model "$work/tools-user/model.cpp" a2afft::tools
 one_language_project C fft3d_hello_c "$source/examples/fft3d_hello.c" m  # m: cexp
 # The Fortran example's own `use mpi` comes with the Fortran MPI target a2afft::a2afft carries.
 one_language_project Fortran fft3d_hello_f \
@@ -108,6 +137,9 @@ run() {
   shift
   output=$("$mpiexec" "$np_flag" "$ranks" "${mpiexec_flags[@]}" "$@" 2>&1)
 }
+
+run 1 "$work/with-cmake/tools_model_only_CXX" || { echo "$output"; fail "a2afft::tools user exited non-zero"; }
+grep -q "^tools: tra(radix=4) rounds [1-9]" <<< "$output" || fail "a2afft::tools user printed: $output"
 
 # Runs one example at 1, 2 and 3 ranks; `expect` is a regex for its first line ($ranks in it).
 check_example() {

@@ -29,7 +29,7 @@
 #include "verify/pattern.hpp"
 #include "world_topology.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 constexpr std::size_t kBlockSizes[] = {1, 3, 16, 1000, 65536};
@@ -518,4 +518,4 @@ TEST(Exchange, bad_parameter_values_are_refused_with_the_range) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

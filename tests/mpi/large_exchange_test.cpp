@@ -17,7 +17,7 @@
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 TEST(LargeExchange, offsets_beyond_two_gibibytes) {
@@ -66,4 +66,4 @@ TEST(LargeExchange, offsets_beyond_two_gibibytes) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

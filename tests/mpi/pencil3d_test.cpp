@@ -25,7 +25,7 @@
 #include "registry_params.hpp"
 #include "test_signal.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 const Topology& topology() {
@@ -331,4 +331,4 @@ TEST(Pencil3d, a_timer_cleared_before_each_call_holds_the_last_calls_split) {
 }
 
 }  // namespace
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -12,7 +12,7 @@
 #include "topology/topology.hpp"
 #include "world_topology.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 const Topology& topology() {
@@ -53,4 +53,4 @@ TEST(PhaseTimer, exchanges_record_their_phases) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -140,7 +140,7 @@ int MPI_Win_free(MPI_Win* window) {
 }
 }  // extern "C"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 using testing_support::agreed_failure;
@@ -378,4 +378,4 @@ TEST(MpiErrors, a_failed_call_names_the_backend_phase_round_and_peer) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -9,7 +9,7 @@
 #include "topology/topology.hpp"
 #include "world_topology.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 const Topology& topology() {
@@ -32,4 +32,4 @@ TEST(Topology, facts_agree_with_the_layout) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

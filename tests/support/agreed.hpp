@@ -9,7 +9,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::testing_support {
+namespace a2afft::detail::testing_support {
 
 /// The same verdict on every rank of `comm`: the lowest failing rank's message, or "".
 inline std::string agreed_failure(const std::string& local, MPI_Comm comm = MPI_COMM_WORLD) {
@@ -18,4 +18,4 @@ inline std::string agreed_failure(const std::string& local, MPI_Comm comm = MPI_
   return "rank " + std::to_string(agreed.rank) + ": " + agreed.text;
 }
 
-}  // namespace a2afft::testing_support
+}  // namespace a2afft::detail::testing_support

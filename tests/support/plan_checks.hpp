@@ -14,7 +14,7 @@
 
 #include "fftw_plan.hpp"
 
-namespace a2afft::testing_support {
+namespace a2afft::detail::testing_support {
 
 /// Runs `fill()` then `plan.forward()` twice and expects the same bits in the first
 /// `output_elements` of plan.data() on every rank: a plan keeps no state between runs.
@@ -159,4 +159,4 @@ std::string scaling_failure(MakePlan make_plan, const std::vector<fft::Complex>&
   return failure;
 }
 
-}  // namespace a2afft::testing_support
+}  // namespace a2afft::detail::testing_support

@@ -8,7 +8,7 @@
 
 #include "registry.hpp"
 
-namespace a2afft::testing_support {
+namespace a2afft::detail::testing_support {
 
 /// The name of every registered backend, in registry order.
 inline std::vector<std::string> backend_names() {
@@ -45,4 +45,4 @@ struct SpecParamName {
   }
 };
 
-}  // namespace a2afft::testing_support
+}  // namespace a2afft::detail::testing_support

@@ -7,11 +7,11 @@
 
 #include "topology/topology.hpp"
 
-namespace a2afft::testing_support {
+namespace a2afft::detail::testing_support {
 
 inline const Topology& world_topology() {
   static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
   return instance;
 }
 
-}  // namespace a2afft::testing_support
+}  // namespace a2afft::detail::testing_support

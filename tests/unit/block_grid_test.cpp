@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 // Block (row, column) of a grid, 3 bytes of it, each naming its place.
@@ -40,4 +40,4 @@ TEST(BlockGrid, every_block_lands_at_its_transposed_place_once) {
 }
 
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <set>
+
+#include "error.hpp"
+#include "registry.hpp"
 #include "schedule/tra.hpp"
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 // Counts, by brute force, node 0's ranks whose partner at `distance` sits on another node.
@@ -52,5 +57,54 @@ TEST(CostModel, tra2_sends_fewer_inter_node_messages_than_tra) {
   EXPECT_EQ(tra2.rounds, tra_counts_by_formula(32, 6).rounds + 31);
 }
 
+// 16 ranks, nodes of 4, 1 KiB blocks, the command's default links.
+ModelInputs sixteen_ranks() {
+  return {16, 4, 1024, {0.5e-6, 0.05e-9}, {2e-6, 0.1e-9}};
+}
+
+// The registry rows own their cost (issue 32): each row's price is the schedule's own math.
+TEST(CostModel, each_row_prices_its_defaults_with_its_schedule) {
+  const ModelInputs inputs = sixteen_ranks();
+  const auto price = [&](const std::string& name) { return modelled_cost(Spec{name, {}}, inputs); };
+  EXPECT_EQ(price("pairwise").seconds, model_direct(inputs, "pairwise").seconds);
+  EXPECT_EQ(price("factor").rounds, 15);
+  EXPECT_EQ(price("tra").algorithm, "tra(radix=4)");
+  EXPECT_EQ(price("tra").seconds, model_tra(inputs, default_radix(16)).seconds);
+  EXPECT_EQ(price("bruck").blocks, model_tra(inputs, 2).blocks);
+  EXPECT_EQ(price("tra2").algorithm, "tra2(r1=2,r2=4)");
+  const Spec radix8{"tra", {{"radix", "8"}}};
+  EXPECT_EQ(modelled_cost(radix8, inputs).rounds, model_tra(inputs, 8).rounds);
+  EXPECT_THROW(modelled_cost(Spec{"tra", {{"radix", "17"}}}, inputs), UsageError);
+}
+
+TEST(CostModel, a_backend_without_a_cost_is_refused_naming_those_with_one) {
+  try {
+    modelled_cost(Spec{"mpi", {}}, sixteen_ranks());
+    FAIL() << "mpi has no cost model";
+  } catch (const UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("prices pairwise, nonblocking, factor, tra, bruck"),
+              std::string::npos)
+        << error.what();
+  }
+}
+
+// What auto:mode=estimate chooses from: every radix of tra, every r1 x r2 of tra2, each once,
+// each priced as modelled_cost prices it.
+TEST(CostModel, priced_specs_sweep_every_radix_once) {
+  const ModelInputs inputs = sixteen_ranks();
+  const std::vector<PricedSpec> priced = priced_specs(inputs);
+  std::set<std::string> seen;
+  long tra = 0, tra2 = 0;
+  for (const PricedSpec& item : priced) {
+    EXPECT_TRUE(seen.insert(item.spec.to_string()).second) << item.spec.to_string();
+    EXPECT_EQ(item.result.seconds, modelled_cost(item.spec, inputs).seconds);
+    tra += item.spec.name == "tra";
+    tra2 += item.spec.name == "tra2";
+  }
+  EXPECT_EQ(tra, 15);                               // radix 2..16
+  EXPECT_EQ(tra2, 3 * 3);                           // r1 2..4, r2 2..4
+  EXPECT_EQ(priced.front().spec.name, "pairwise");  // first in table order: wins ties
+}
+
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -10,7 +10,7 @@
 
 #include "schedule/direct.hpp"
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 // For every P <= 64: each round is a perfect matching (partners agree), and over all rounds
@@ -195,4 +195,4 @@ TEST(FactorNodeLoad, ports_busy_as_the_rounds_say) {
 }
 
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

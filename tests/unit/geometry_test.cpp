@@ -7,7 +7,7 @@
 
 #include "error.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 TEST(Split, parts_cover_the_range_in_order_and_differ_by_at_most_one) {
@@ -109,4 +109,4 @@ TEST(CopyBox, moves_a_sub_box_between_shapes) {
 }
 
 }  // namespace
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

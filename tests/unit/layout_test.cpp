@@ -4,7 +4,7 @@
 
 #include "error.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 const std::vector<std::string> kOneHost(8, "host-a");
@@ -133,4 +133,4 @@ TEST(RankLayout, written_down_and_subset_as_a_communicator_sees_it) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

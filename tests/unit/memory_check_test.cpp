@@ -43,7 +43,7 @@ TEST(Memory, scratch_follows_each_backends_bound) {
   EXPECT_EQ(exchange_scratch_bytes("tra", 1, 1, 1024), 0.0);  // no plan on one rank
   // Every row: its own rank and node buffers times one rank's 8 blocks of 64 B, so twice the
   // blocks need twice the scratch and bigger nodes never need less.
-  for (const ExchangeInfo* info : registered_exchanges()) {
+  for (const detail::ExchangeInfo* info : detail::registered_exchanges()) {
     const double rank_bytes = 8 * 64.0;
     const double bytes = exchange_scratch_bytes(std::string(info->name), 8, 4, 64);
     EXPECT_TRUE(std::isfinite(bytes)) << info->name;

@@ -8,7 +8,7 @@
 #include "pencil_geometry.hpp"
 #include "six_step_geometry.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 constexpr std::size_t kComplex = 16;
@@ -116,4 +116,4 @@ TEST(SixStepTraffic, scrambled_output_skips_the_last_exchange_and_transpose) {
 }
 
 }  // namespace
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

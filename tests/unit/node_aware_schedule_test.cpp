@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 TEST(NodeAwareSchedule, canonical_order_is_node_region_local_rank) {
@@ -25,4 +25,4 @@ TEST(NodeAwareSchedule, refusals_name_what_does_not_divide) {
 }
 
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

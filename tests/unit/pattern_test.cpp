@@ -6,7 +6,7 @@
 #include <cstring>
 #include <vector>
 
-namespace a2afft::verify {
+namespace a2afft::detail::verify {
 namespace {
 
 // What an all-to-all of `ranks` ranks delivers, computed in one process.
@@ -81,4 +81,4 @@ TEST(Pattern, a_shifted_byte_and_a_written_send_buffer_are_caught) {
 }
 
 }  // namespace
-}  // namespace a2afft::verify
+}  // namespace a2afft::detail::verify

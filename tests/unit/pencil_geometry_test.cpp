@@ -8,7 +8,7 @@
 
 #include "error.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 constexpr std::size_t kComplexBytes = sizeof(std::complex<double>);
@@ -337,4 +337,4 @@ TEST(PencilGeometry, spot_values_of_grids_wider_than_the_data) {
 }
 
 }  // namespace
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 TEST(PhaseTimer, adds_per_phase_and_clear_keeps_the_entries_at_zero) {
@@ -22,4 +22,4 @@ TEST(PhaseTimer, adds_per_phase_and_clear_keeps_the_entries_at_zero) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -6,7 +6,7 @@
 
 #include "error.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 TEST(Registry, names_are_unique_and_rows_complete) {
@@ -138,4 +138,4 @@ TEST(Validation, only_backends_without_inner_exchanges_serve_as_inner) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -4,7 +4,7 @@
 
 #include <set>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 TEST(SharedLeadersSchedule, runs_of_consecutive_ranks) {
@@ -87,4 +87,4 @@ TEST(SharedLeadersSchedule, offsets_pair_every_node_pair_once) {
 }
 
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

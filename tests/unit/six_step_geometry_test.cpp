@@ -9,7 +9,7 @@
 
 #include "error.hpp"
 
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 TEST(ParseLength, accepts_plain_numbers_powers_and_products) {
@@ -143,4 +143,4 @@ TEST(TwiddleTable, every_root_within_a_few_ulp_of_the_exact_one) {
 }
 
 }  // namespace
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

@@ -4,7 +4,7 @@
 
 #include "error.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 TEST(SpecParse, name_only) {
@@ -82,4 +82,4 @@ TEST(SpecList, rejects_empty_items_and_orphan_parameters) {
 }
 
 }  // namespace
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 TEST(RadixDigits, integer_arithmetic_at_the_edges) {
@@ -125,4 +125,4 @@ TEST(DefaultRadix, is_the_ceiling_of_the_square_root) {
 }
 
 }  // namespace
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -12,7 +12,7 @@
 // the blocks as an all-to-all would, each unpacks, and every element must be where the next
 // stage's box says, for even and uneven splits, the x-major row transpose and the column
 // transpose into y-major storage, both directions.
-namespace a2afft::fft {
+namespace a2afft::detail::fft {
 namespace {
 
 // As large as a complex double; the payload names the global element (0 is padding).
@@ -172,4 +172,4 @@ TEST(TransposeStep, packing_fills_exactly_each_part_and_leaves_the_padding) {
 }
 
 }  // namespace
-}  // namespace a2afft::fft
+}  // namespace a2afft::detail::fft

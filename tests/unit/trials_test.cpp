@@ -1,4 +1,4 @@
-#include <a2afft/timing.hpp>
+#include <a2afft/tools/timing.hpp>
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 #include "topology/topology.hpp"
 
 // What the algorithm files share to fill in their registry rows.
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 
 /// `make` for a backend without parameters: its plan is built from the problem alone.
 template <typename Plan>
@@ -21,6 +21,12 @@ std::unique_ptr<ExchangePlan> make_plan(const ExchangeProblem& problem, const Pa
 template <const std::string_view& kName>
 std::vector<Spec> defaults_only(const RankLayout&, std::size_t) {
   return {Spec{std::string(kName), {}}};
+}
+
+/// The cost of a direct schedule (pairwise, nonblocking, factor): P-1 rounds of one block each.
+template <const std::string_view& kName>
+schedule::ModelResult direct_cost(const schedule::ModelInputs& inputs, const Params&) {
+  return schedule::model_direct(inputs, std::string(kName));
 }
 
 /// One spec's settings on one layout, or why the layout cannot run it. A backend's settings
@@ -45,4 +51,4 @@ std::unique_ptr<ExchangePlan> make_settled(const ExchangeProblem& problem, const
   return std::make_unique<Plan>(problem, kSettings(problem.topology.layout(), params).settings);
 }
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

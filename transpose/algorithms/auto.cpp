@@ -18,8 +18,10 @@
 //   lowest median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
 //   puts a slow spell of the machine on every candidate alike; beyond 1 GiB of buffers in all
 //   they run one after the other, each with an equal share of the budget. mode=estimate: no
-//   runs; the alpha-beta model (schedule/cost_model) with alpha and beta measured once per process
-//   by ping-pong inside a node and between nodes ranks tra at every radix, tra2 and pairwise.
+//   runs; the alpha-beta model with alpha and beta measured once per process by ping-pong inside a
+//   node and between nodes prices what every registry row with a cost offers (its cost_sweep:
+//   pairwise, nonblocking, factor, tra at every radix, bruck, tra2 at every r1, r2) and the
+//   cheapest that the layout admits wins.
 // Cost: plan construction as above (about budget_ms, at least 3 rounds, plus one warm-up run
 //   per candidate); run(), start() and finish() are the chosen plan's.
 // Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
@@ -32,7 +34,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include <a2afft/timing.hpp>
+#include "timing/trials.hpp"
 
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
@@ -41,7 +43,7 @@
 #include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 // Every spec worth timing on this layout: each registry row's auto_candidates, in table order,
@@ -60,41 +62,29 @@ std::vector<Spec> measure_candidates(const ExchangeProblem& problem) {
 }
 
 // Link costs inside a node and between nodes, measured once per process and layout.
-const model::MeasuredLinks& link_costs(const Topology& topology) {
-  static std::map<std::string, model::MeasuredLinks> cache;
+const MeasuredLinks& link_costs(const Topology& topology) {
+  static std::map<std::string, MeasuredLinks> cache;
   const std::string key = topology.describe_layout();
   if (const auto found = cache.find(key); found != cache.end()) return found->second;
   return cache[key] = measure_links(topology);
 }
 
+// The lowest price the alpha-beta model gives any spec of any costed row (priced_specs, in
+// table order; ties keep the earlier), among those the layout admits.
 Spec estimate_choice(const ExchangeProblem& problem) {
   const Topology& topology = problem.topology;
-  const model::MeasuredLinks& links = link_costs(topology);
+  const MeasuredLinks& links = link_costs(topology);
   const long ranks = topology.size();
   const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
   const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, links.intra,
                                      links.inter};
-  Spec best{"pairwise", {}};
-  double best_seconds = schedule::model_direct(inputs, "pairwise").seconds;
-  const auto consider = [&](const Spec& spec, double seconds) {
-    if (seconds < best_seconds && exchange_refusal(spec, problem).empty()) {
-      best_seconds = seconds;
-      best = spec;
-    }
-  };
-  for (long radix = 2; radix <= ranks; ++radix)
-    consider({"tra", {{"radix", std::to_string(radix)}}},
-             schedule::model_tra(inputs, radix).seconds);
-  const long nodes = ranks / per_node;
-  if (topology.nodes_equal() && per_node >= 2 && nodes >= 2) {
-    for (long r1 = 2; r1 <= per_node; ++r1) {
-      for (long r2 = 2; r2 <= nodes; ++r2) {
-        consider({"tra2", {{"r1", std::to_string(r1)}, {"r2", std::to_string(r2)}}},
-                 schedule::model_tra2(inputs, r1, r2).seconds);
-      }
-    }
+  const PricedSpec* best = nullptr;
+  const std::vector<PricedSpec> priced = priced_specs(inputs);
+  for (const PricedSpec& candidate : priced) {
+    if (best != nullptr && candidate.result.seconds >= best->result.seconds) continue;
+    if (exchange_refusal(candidate.spec, problem).empty()) best = &candidate;
   }
-  return best;
+  return best != nullptr ? best->spec : Spec{"pairwise", {}};
 }
 
 // One candidate, built, with buffers from its own allocate().
@@ -301,4 +291,4 @@ extern const ExchangeInfo kAutoExchange = {
     .split_phase = SplitPhase::chosen_plan,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

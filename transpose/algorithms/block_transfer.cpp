@@ -4,7 +4,7 @@
 
 #include <cstring>
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 
 namespace {
 constexpr int kTag = 0;
@@ -53,4 +53,4 @@ void BlockTransfer::irecv_blocks(std::byte* incoming, int source, std::size_t bl
              "MPI_Irecv", {.from = source});
 }
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -7,7 +7,7 @@
 #include "mpi/comm.hpp"
 #include "mpi/datatype.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 
 /// Pointer to block `index` of a buffer of equal blocks; size_t arithmetic past 2^31 bytes.
 inline const std::byte* block(const std::byte* buffer, int index, std::size_t block_bytes) {
@@ -61,4 +61,4 @@ class BlockTransfer {
   mpi::Datatype block_type_;  // one block, so n blocks always go as count n
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -17,10 +17,11 @@
 #include "algorithms/algorithms.hpp"
 #include "algorithms/block_transfer.hpp"
 #include "mpi/requests.hpp"
+#include "schedule/cost_model.hpp"
 #include "schedule/direct.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 using schedule::shifted_destination;
@@ -153,6 +154,7 @@ extern const ExchangeInfo kPairwiseExchange = {
     .make = make_plan<PairwiseExchange>,
     .scratch = {},
     .auto_candidates = defaults_only<kPairwise>,
+    .cost = direct_cost<kPairwise>,
 };
 
 extern const ExchangeInfo kNonblockingExchange = {
@@ -166,7 +168,8 @@ extern const ExchangeInfo kNonblockingExchange = {
     .make = make_settled<NonblockingExchange, nonblocking_batch>,
     .scratch = {},
     .auto_candidates = defaults_only<kNonblocking>,
+    .cost = direct_cost<kNonblocking>,
     .split_phase = SplitPhase::yes,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -17,7 +17,7 @@
 #include "algorithms/block_transfer.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 class FactorExchange final : public ExchangePlan {
@@ -126,6 +126,7 @@ extern const ExchangeInfo kFactorExchange = {
     .make = make_plan<FactorExchange>,
     .scratch = {},
     .auto_candidates = defaults_only<kFactor>,
+    .cost = direct_cost<kFactor>,
 };
 
 extern const ExchangeInfo kFactorHierExchange = {
@@ -140,4 +141,4 @@ extern const ExchangeInfo kFactorHierExchange = {
     .scratch = {},
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

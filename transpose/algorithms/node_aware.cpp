@@ -34,7 +34,7 @@
 #include "schedule/node_aware.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 using schedule::NodeAwareShape;
@@ -545,4 +545,4 @@ extern const ExchangeInfo kMultileaderNodeAwareExchange = {
     .hierarchical = true,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

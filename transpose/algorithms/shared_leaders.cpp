@@ -42,7 +42,7 @@
 #include "schedule/shared_leaders.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 using schedule::RankRun;
@@ -451,4 +451,4 @@ extern const ExchangeInfo kOnmpmlExchange = {
     .auto_candidates = onmpml_candidates,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -34,7 +34,7 @@
 #include "schedule/tra.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 // Where one block of a round comes from or goes to; base pointers are bound in run().
@@ -348,6 +348,27 @@ std::vector<Spec> tra_candidates(const RankLayout& layout, std::size_t block_byt
   return specs;
 }
 
+// The model's price of tra at the spec's radix (default ceil(sqrt P)).
+schedule::ModelResult tra_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  const long radix =
+      params.integer("radix", schedule::default_radix(inputs.ranks), 2, std::max(2L, inputs.ranks));
+  return schedule::model_tra(inputs, radix);
+}
+
+// What auto:mode=estimate prices: tra at every radix.
+std::vector<Spec> tra_cost_sweep(const schedule::ModelInputs& inputs) {
+  std::vector<Spec> specs;
+  for (long radix = 2; radix <= inputs.ranks; ++radix)
+    specs.push_back({"tra", {{"radix", std::to_string(radix)}}});
+  return specs;
+}
+
+schedule::ModelResult bruck_cost(const schedule::ModelInputs& inputs, const Params&) {
+  schedule::ModelResult result = schedule::model_tra(inputs, 2);
+  result.algorithm = "bruck";
+  return result;
+}
+
 std::unique_ptr<ExchangePlan> make_bruck(const ExchangeProblem& problem, const Params&) {
   return std::make_unique<TraExchange>(problem.topology.comm(), problem.block_bytes, 2,
                                        TraRotation::mapped, "bruck");
@@ -365,6 +386,29 @@ Resolved<Tra2Settings> tra2_settings(const RankLayout& layout, const Params& par
 }
 
 // auto times tra2 at r1 in {2, ceil sqrt Q, Q} and r2 in {2, N}.
+// The model's price of tra2 at the spec's radices (defaults ceil(sqrt Q) and N); equal nodes.
+schedule::ModelResult tra2_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = inputs.ranks / per_node;
+  const long r1 =
+      params.integer("r1", schedule::default_radix(per_node), 2, std::max(2L, per_node));
+  const long r2 = params.integer("r2", std::max(2L, nodes), 2, std::max(2L, nodes));
+  return schedule::model_tra2(inputs, r1, r2);
+}
+
+// What auto:mode=estimate prices: tra2 at every r1, r2 when there are nodes of 2 or more ranks.
+std::vector<Spec> tra2_cost_sweep(const schedule::ModelInputs& inputs) {
+  std::vector<Spec> specs;
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = inputs.ranks / per_node;
+  if (per_node < 2 || nodes < 2) return specs;
+  for (long r1 = 2; r1 <= per_node; ++r1) {
+    for (long r2 = 2; r2 <= nodes; ++r2)
+      specs.push_back({"tra2", {{"r1", std::to_string(r1)}, {"r2", std::to_string(r2)}}});
+  }
+  return specs;
+}
+
 std::vector<Spec> tra2_candidates(const RankLayout& layout, std::size_t) {
   std::vector<Spec> specs;
   if (!layout.nodes_equal()) return specs;
@@ -412,6 +456,8 @@ extern const ExchangeInfo kTraExchange = {
     .make = make_tra,
     .scratch = {.rank_buffers = 3},  // scratch, packed round out and in
     .auto_candidates = tra_candidates,
+    .cost = tra_cost,
+    .cost_sweep = tra_cost_sweep,
 };
 
 extern const ExchangeInfo kBruckExchange = {
@@ -424,6 +470,7 @@ extern const ExchangeInfo kBruckExchange = {
     .validate = nullptr,
     .make = make_bruck,
     .scratch = {.rank_buffers = 3},  // scratch, packed round out and in
+    .cost = bruck_cost,
 };
 
 extern const ExchangeInfo kTra2Exchange = {
@@ -437,6 +484,8 @@ extern const ExchangeInfo kTra2Exchange = {
     .make = make_settled<Tra2Exchange, tra2_settings>,
     .scratch = {.rank_buffers = 8},  // two repack buffers and two inner tra plans
     .auto_candidates = tra2_candidates,
+    .cost = tra2_cost,
+    .cost_sweep = tra2_cost_sweep,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

@@ -7,7 +7,7 @@
 
 #include "exchange.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 
 /// How TRA handles the local rotations of [tra-2024] §III.
 enum class TraRotation {
@@ -19,4 +19,4 @@ enum class TraRotation {
 std::unique_ptr<ExchangePlan> make_tra_plan(MPI_Comm comm, std::size_t block_bytes, long radix,
                                             TraRotation rotation);
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

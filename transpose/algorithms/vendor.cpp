@@ -12,7 +12,7 @@
 #include "mpi/datatype.hpp"
 #include "topology/topology.hpp"
 
-namespace a2afft::algorithms {
+namespace a2afft::detail::algorithms {
 namespace {
 
 class VendorExchange final : public ExchangePlan {
@@ -68,4 +68,4 @@ extern const ExchangeInfo kVendorExchange = {
     .split_phase = SplitPhase::yes,
 };
 
-}  // namespace a2afft::algorithms
+}  // namespace a2afft::detail::algorithms

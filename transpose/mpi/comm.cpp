@@ -7,7 +7,7 @@
 #include "error.hpp"
 #include "exchange.hpp"
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 namespace {
 
@@ -134,4 +134,4 @@ void Comm::release() noexcept {
   comm_ = MPI_COMM_NULL;
 }
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

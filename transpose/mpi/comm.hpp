@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 /// The ranks a call sends to and receives from, for its error message; -1: none.
 struct Peers {
@@ -61,4 +61,4 @@ class Comm {
   int size_ = 0;
 };
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

@@ -8,7 +8,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 int max_message_count() {
   static const int limit = [] {
@@ -91,4 +91,4 @@ ContiguousBytes::ContiguousBytes(std::size_t bytes) : bytes_(bytes), count_(0) {
   }
 }
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

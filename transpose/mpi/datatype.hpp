@@ -4,7 +4,7 @@
 
 #include <cstddef>
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 /// Largest element count a2afft passes to one MPI call. MPI-3 counts are `int`, so a message
 /// of more bytes goes as one derived datatype. A2AFFT_MPI_MAX_COUNT lowers the limit so tests
@@ -50,4 +50,4 @@ class ContiguousBytes {
   int count_;
 };
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

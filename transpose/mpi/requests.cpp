@@ -2,7 +2,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 MPI_Request* RequestSet::next() {
   // Growing past the reserved capacity would allocate inside run(); plans size it exactly.
@@ -45,4 +45,4 @@ RequestSet::~RequestSet() {
   }
 }
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 /// A fixed-capacity set of outstanding requests, sized once at plan construction so that
 /// ExchangePlan::run() never allocates. Requests still pending on destruction are cancelled.
@@ -35,4 +35,4 @@ class RequestSet {
   std::vector<MPI_Status> statuses_;  // for the error message: which receive failed
 };
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

@@ -6,7 +6,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 namespace {
 
 struct Segment {
@@ -116,4 +116,4 @@ void SharedWindow::release() noexcept {
   window_ = MPI_WIN_NULL;
 }
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-namespace a2afft::mpi {
+namespace a2afft::detail::mpi {
 
 /// One MPI-3 shared-memory window (MPI_Win_allocate_shared) on a communicator whose ranks
 /// share memory: every rank's segment is directly addressable by every other rank. The window
@@ -39,4 +39,4 @@ class SharedWindow {
   std::vector<std::size_t> sizes_;
 };
 
-}  // namespace a2afft::mpi
+}  // namespace a2afft::detail::mpi

@@ -6,7 +6,7 @@
 
 // The repack every layered exchange does between its layers (tra2, the node-aware family):
 // a grid of equal blocks, transposed. Pure: no MPI.
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 /// `to[column][row] = from[row][column]` over a `rows` x `columns` grid of `block_bytes`
 /// blocks, both row-major. The buffers must not overlap.
@@ -20,4 +20,4 @@ inline void transpose_block_grid(const std::byte* from, std::byte* to, std::size
   }
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

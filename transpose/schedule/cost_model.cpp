@@ -4,7 +4,7 @@
 
 #include "schedule/tra.hpp"
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 double message_seconds(const LinkCost& link, double bytes) {
@@ -78,4 +78,4 @@ ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm
   return result;
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <utility>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 namespace {
 
 int mod(long value, int modulus) {
@@ -39,9 +39,9 @@ std::vector<int> factor_partners(int rank, int ranks) {
   return partners;
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 std::vector<ClusteredOp> clustered_ops(const std::vector<int>& node_sizes, int node, int local) {
   const auto size_of = [&](int n) { return node_sizes[static_cast<std::size_t>(n)]; };
@@ -154,4 +154,4 @@ FactorNodeLoad clustered_node_load(const std::vector<int>& node_sizes) {
   return load;
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

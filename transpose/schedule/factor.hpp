@@ -2,11 +2,9 @@
 
 #include <vector>
 
-#include <a2afft/model.hpp>
-
 // 1-factorization of the complete graph with self-loops ([hier-factor-2002] §2).
 // Pure math, no MPI.
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 /// Rounds of the factor algorithm on `ranks` ranks: `ranks` for odd counts (round i pairs u
 /// with (i - u) mod P, the self-loop of u falls in round 2u mod P); for even counts P-1
@@ -20,13 +18,20 @@ int factor_partner(int round, int rank, int ranks);
 /// The partners of `rank` in round order: every rank, itself included, exactly once.
 std::vector<int> factor_partners(int rank, int ranks);
 
-/// How a factor schedule loads the network ports of nodes (public: a2afft/model.hpp).
-using model::FactorNodeLoad;
+/// How a factor schedule loads the network ports of nodes (ranks numbered node by node): its
+/// steps, the steps in which a node has a rank talking off-node (fewest and most over nodes),
+/// and the most of a node's ranks talking off-node in one step.
+struct FactorNodeLoad {
+  long steps = 0;
+  long fewest_inter_node_steps = 0;
+  long most_inter_node_steps = 0;
+  long most_off_node_at_once = 0;
+};
 
 /// The flat factor schedule's load, counted round by round (P^2 work).
 FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes);
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule
 
 // ClusteredAllToAll, the hierarchical factor algorithm ([hier-factor-2002] §3, Fig. 2, Theorem 1),
 // for nodes of any sizes. Nodes are ordered by size, then id (the paper's U < V). Phase k runs over
@@ -35,7 +40,7 @@ FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes);
 // pair U <= V each rank u of U with done <= l(u) < current talks to every rank v of V, one per
 // step: a two-way exchange when U != V, a one-way send u -> v inside a node. A node is in one pair
 // per round and one of its ranks talks per step: single-ported nodes.
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 /// One step of ClusteredAllToAll as one rank does it.
 struct ClusteredOp {
@@ -60,4 +65,4 @@ long clustered_inter_node_steps(const std::vector<int>& node_sizes, int node);
 /// ClusteredAllToAll's load by Theorem 1's closed forms: one rank per node talks at a time.
 FactorNodeLoad clustered_node_load(const std::vector<int>& node_sizes);
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -4,7 +4,7 @@
 #include <numeric>
 #include <tuple>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 std::vector<int> canonical_order(const std::vector<int>& node_of_rank,
                                  const std::vector<int>& region_of_rank,
@@ -44,4 +44,4 @@ std::string node_aware_refusal(const NodeAwareShape& shape) {
   return {};
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 /// The canonical order: position c -> rank. `region_of_rank` numbers each rank's region
 /// within its node (0 for every rank when regions are whole nodes). Ties keep rank order.
@@ -40,4 +40,4 @@ struct NodeAwareShape {
 /// Why `shape` cannot be built ("" when it can): every divisor relation the family needs.
 std::string node_aware_refusal(const NodeAwareShape& shape);
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <numeric>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 std::vector<RankRun> consecutive_runs(const std::vector<int>& members) {
   std::vector<RankRun> runs;
@@ -74,4 +74,4 @@ std::vector<int> served_offsets(int leader_id, int leaders, int nodes) {
   return offsets;
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

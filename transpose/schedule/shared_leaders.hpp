@@ -6,7 +6,7 @@
 
 #include <vector>
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 /// Local ranks [first_local, first_local + count) of a node are the consecutive ranks
 /// [first_rank, first_rank + count) of the communicator.
@@ -40,4 +40,4 @@ std::vector<int> numa_spread_leaders(const std::vector<int>& numa_of_local, int 
 /// message and is left out.
 std::vector<int> served_offsets(int leader_id, int leaders, int nodes);
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

@@ -1,6 +1,6 @@
 #include "schedule/tra.hpp"
 
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 int radix_digits(long value, long radix) {
   int digits = 0;
@@ -120,4 +120,4 @@ long default_radix(long ranks) {
   return radix < 2 ? 2 : radix;
 }
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

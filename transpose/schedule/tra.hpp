@@ -6,7 +6,7 @@
 // counts K (rounds) and D (blocks sent per rank) of its Propositions 1-4. Pure math, no MPI.
 // Blocks are numbered by distance i = (destination - source) mod P; round (x, z) carries the
 // blocks whose x-th base-r digit is z to the rank z * r^x further on.
-namespace a2afft::schedule {
+namespace a2afft::detail::schedule {
 
 /// Number of base-`radix` digits of `value` (0 for 0), by integer arithmetic.
 int radix_digits(long value, long radix);
@@ -66,4 +66,4 @@ Tra2Counts tra2_counts(long ranks_per_node, long nodes, long intra_radix, long i
 /// The default radix ceil(sqrt(P)), at least 2: the knee of the K and D curves (§III-B).
 long default_radix(long ranks);
 
-}  // namespace a2afft::schedule
+}  // namespace a2afft::detail::schedule

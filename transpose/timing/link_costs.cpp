@@ -7,7 +7,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 // Half of one round trip of `bytes` between ranks a and b of `comm`, in seconds, averaged over
@@ -36,7 +36,7 @@ double ping_pong_seconds(MPI_Comm comm, int a, int b, std::size_t bytes) {
 }
 
 // alpha from 8 B, beta from the slope between 8 B and 1 MiB.
-model::LinkCost measure_link(MPI_Comm comm, int a, int b) {
+schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
   constexpr std::size_t kSmall = 8, kLarge = std::size_t{1} << 20;
   const double small = ping_pong_seconds(comm, a, b, kSmall);
   const double large = ping_pong_seconds(comm, a, b, kLarge);
@@ -45,13 +45,13 @@ model::LinkCost measure_link(MPI_Comm comm, int a, int b) {
 
 }  // namespace
 
-model::MeasuredLinks measure_links(const Topology& topology) {
+MeasuredLinks measure_links(const Topology& topology) {
   int same_node = -1, other_node = -1;
   for (int rank = 1; rank < topology.size(); ++rank) {
     if (topology.node_of(rank) == topology.node_of(0) && same_node < 0) same_node = rank;
     if (topology.node_of(rank) != topology.node_of(0) && other_node < 0) other_node = rank;
   }
-  model::MeasuredLinks links;
+  MeasuredLinks links;
   if (same_node > 0) links.intra = measure_link(topology.comm(), 0, same_node);
   if (other_node > 0) links.inter = measure_link(topology.comm(), 0, other_node);
   links.intra_measured = same_node > 0;
@@ -61,4 +61,4 @@ model::MeasuredLinks measure_links(const Topology& topology) {
   return links;
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

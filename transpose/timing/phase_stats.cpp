@@ -5,7 +5,7 @@
 
 #include "mpi/comm.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 std::map<std::string, PhaseStats> reduce_phases(const PhaseTimer& timer, MPI_Comm comm) {
   int ranks = 0;
@@ -55,4 +55,4 @@ std::map<std::string, PhaseStats> reduce_phases(const PhaseTimer& timer, MPI_Com
   return result;
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

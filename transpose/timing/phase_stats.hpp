@@ -7,7 +7,7 @@
 
 #include "timing/phase_timer.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// One phase's seconds over the ranks of a communicator. A rank that never entered the phase
 /// (a non-leader's `gather`) counts as 0 s.
@@ -20,4 +20,4 @@ struct PhaseStats {
 /// Collective: reduces every rank's phases, including phases that only some ranks recorded.
 std::map<std::string, PhaseStats> reduce_phases(const PhaseTimer& timer, MPI_Comm comm);
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

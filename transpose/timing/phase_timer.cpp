@@ -6,7 +6,7 @@
 #include <mpi.h>
 #endif
 
-namespace a2afft {
+namespace a2afft::detail {
 
 namespace {
 
@@ -42,4 +42,4 @@ ScopedPhase::~ScopedPhase() {
   if (timer_ != nullptr) timer_->add(phase_, now_seconds() - start_seconds_);
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// Accumulates seconds per named phase (`pack`, `intra`, `inter`, ...) on one rank.
 /// Exchanges write to it when one is attached; reports reduce it over ranks.
@@ -34,4 +34,4 @@ class ScopedPhase {
   double start_seconds_ = 0.0;
 };
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

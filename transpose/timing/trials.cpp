@@ -1,10 +1,10 @@
-#include <a2afft/timing.hpp>
+#include "timing/trials.hpp"
 
 #include <algorithm>
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::timing {
+namespace a2afft::detail::timing {
 namespace {
 
 // Whether another timed round is due after `done` of them with `spent` of `budget` seconds.
@@ -71,4 +71,4 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-}  // namespace a2afft::timing
+}  // namespace a2afft::detail::timing

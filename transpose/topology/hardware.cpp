@@ -8,7 +8,7 @@
 #include <simgrid/host.h>
 #endif
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 // RAII over one loaded hwloc topology and one bitmap.
@@ -90,4 +90,4 @@ std::size_t probe_last_level_cache_bytes() {
   return largest;
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

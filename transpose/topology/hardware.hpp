@@ -2,7 +2,7 @@
 
 #include <cstddef>
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// What hwloc says about where this process runs.
 struct HardwarePlace {
@@ -17,4 +17,4 @@ HardwarePlace probe_hardware_place();
 /// 0 without hwloc information.
 std::size_t probe_last_level_cache_bytes();
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

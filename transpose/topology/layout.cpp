@@ -9,7 +9,7 @@
 
 #include "error.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 std::optional<LayoutSetting> from_env(const char* name) {
@@ -26,10 +26,14 @@ std::optional<int> parse_positive(std::string_view text) {
 }
 
 }  // namespace
+}  // namespace a2afft::detail
+
+// The public vocabulary type LayoutRequest (a2afft/layout.hpp), which the engine plans with.
+namespace a2afft {
 
 LayoutRequest LayoutRequest::from_environment() {
-  return {from_env("A2AFFT_RANKS_PER_NODE"), from_env("A2AFFT_NODE_SIZES"),
-          from_env("A2AFFT_NUMA_PER_NODE")};
+  return {detail::from_env("A2AFFT_RANKS_PER_NODE"), detail::from_env("A2AFFT_NODE_SIZES"),
+          detail::from_env("A2AFFT_NUMA_PER_NODE")};
 }
 
 LayoutRequest LayoutRequest::overridden_by(const LayoutRequest& other) const {
@@ -41,6 +45,10 @@ LayoutRequest LayoutRequest::overridden_by(const LayoutRequest& other) const {
   if (other.numa_per_node) merged.numa_per_node = other.numa_per_node;
   return merged;
 }
+
+}  // namespace a2afft
+
+namespace a2afft::detail {
 
 int parse_layout_count(const LayoutSetting& setting) {
   if (const auto value = parse_positive(setting.value)) return *value;
@@ -213,4 +221,4 @@ std::string RankLayout::describe() const {
   return text;
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -9,7 +9,7 @@
 
 // Virtual node layouts (LayoutSetting and LayoutRequest are public: a2afft/layout.hpp), pure (no
 // MPI), so that one machine can act as a cluster.
-namespace a2afft {
+namespace a2afft::detail {
 
 /// Which node each rank is on, and the derived per-node facts.
 struct NodeLayout {
@@ -77,4 +77,4 @@ std::vector<int> resolve_numa(const NodeLayout& layout,
                               const std::vector<int>& hardware_numa_of_rank,
                               const LayoutRequest& request);
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -7,7 +7,7 @@
 
 #include "topology/hardware.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 namespace {
 
 // What each rank tells every other rank about itself.
@@ -87,4 +87,4 @@ Topology::Topology(const Topology& parent, MPI_Comm subset)
   node_comm_ = mpi::Comm::split(comm_.get(), node(), rank());
 }
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -8,7 +8,7 @@
 #include "mpi/comm.hpp"
 #include "topology/layout.hpp"
 
-namespace a2afft {
+namespace a2afft::detail {
 
 /// Where every rank of a communicator lives: node, local rank, NUMA domain, host. Built once,
 /// collectively; the same facts on every rank. Nodes are real shared-memory nodes
@@ -74,4 +74,4 @@ class Topology {
   bool oversubscribed_ = false;
 };
 
-}  // namespace a2afft
+}  // namespace a2afft::detail

@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <cstring>
 
-namespace a2afft::verify {
+namespace a2afft::detail::verify {
 namespace {
 
 // splitmix64's finalizer: a bijection on 64-bit words, so distinct keys never collide.
@@ -101,4 +101,4 @@ std::optional<Mismatch> compare_blocks(std::span<const std::byte> got,
   return Mismatch{static_cast<int>(expected.size() / block_bytes), 0, 0, 0};
 }
 
-}  // namespace a2afft::verify
+}  // namespace a2afft::detail::verify

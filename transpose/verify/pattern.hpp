@@ -9,7 +9,7 @@
 // Test data for exchanges that encodes (source, destination, byte index) in full: each 8-byte
 // word of a block is a bijective hash of (source, destination, word index), so a block that
 // lands at the wrong rank or offset differs in every word. Pure, no MPI.
-namespace a2afft::verify {
+namespace a2afft::detail::verify {
 
 /// Fills the `ranks` blocks that `rank` sends.
 void fill_send_blocks(std::span<std::byte> send, int rank, int ranks, std::size_t block_bytes);
@@ -36,4 +36,4 @@ std::optional<Mismatch> compare_blocks(std::span<const std::byte> got,
                                        std::span<const std::byte> expected,
                                        std::size_t block_bytes);
 
-}  // namespace a2afft::verify
+}  // namespace a2afft::detail::verify

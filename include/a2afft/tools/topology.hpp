@@ -6,7 +6,7 @@
 #include <vector>
 
 #include <a2afft/layout.hpp>
-#include <a2afft/model.hpp>
+#include <a2afft/tools/model.hpp>
 
 namespace a2afft {
 

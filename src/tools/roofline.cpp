@@ -1,8 +1,8 @@
-// The roofline (include/a2afft/roofline.hpp): memcpy's bandwidth and FFTW's in-cache flop rate,
-// each timed the same way (warm-up, then the median of several rounds, between barriers of the
-// node), and the flop count every report shares.
+// The roofline (include/a2afft/tools/roofline.hpp): memcpy's bandwidth and FFTW's in-cache flop
+// rate, each timed the same way (warm-up, then the median of several rounds, between barriers of
+// the node), and the flop count every report shares.
 
-#include <a2afft/roofline.hpp>
+#include <a2afft/tools/roofline.hpp>
 
 #include <fftw3.h>
 
@@ -37,7 +37,7 @@ std::vector<double> timed_rounds(MPI_Comm node, bool takes_part, Work&& work) {
   if (takes_part) work();
   std::vector<double> rounds;
   for (int round = 0; round < kRounds; ++round) {
-    mpi::check(MPI_Barrier(node), "MPI_Barrier");
+    detail::mpi::check(MPI_Barrier(node), "MPI_Barrier");
     double seconds = 0;
     if (takes_part) {
       const double start = MPI_Wtime();
@@ -45,7 +45,8 @@ std::vector<double> timed_rounds(MPI_Comm node, bool takes_part, Work&& work) {
       seconds = MPI_Wtime() - start;
     }
     double slowest = 0;
-    mpi::check(MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, node), "MPI_Allreduce");
+    detail::mpi::check(MPI_Allreduce(&seconds, &slowest, 1, MPI_DOUBLE, MPI_MAX, node),
+                       "MPI_Allreduce");
     rounds.push_back(slowest);
   }
   return rounds;
@@ -53,26 +54,22 @@ std::vector<double> timed_rounds(MPI_Comm node, bool takes_part, Work&& work) {
 
 }  // namespace
 
-double fft_flops(Kind kind, double points, std::size_t batch) {
-  return (kind == Kind::r2c ? 2.5 : 5.0) * points * std::log2(points) * static_cast<double>(batch);
-}
-
 std::size_t last_level_cache_bytes() {
-  return probe_last_level_cache_bytes();
+  return detail::probe_last_level_cache_bytes();
 }
 
 CopyBandwidth measure_copy_bandwidth(MPI_Comm comm, std::size_t bytes) {
-  library::check_communicator(comm, "measure_copy_bandwidth");
+  detail::library::check_communicator(comm, "measure_copy_bandwidth");
   if (bytes == 0) {
     const std::size_t cache = last_level_cache_bytes();
     bytes = cache > 0 ? 4 * cache : kFallbackCopyBytes;
   }
   // Ranks agree on the size (hwloc could differ between nodes): the largest.
   unsigned long long agreed = bytes;
-  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm),
-             "MPI_Allreduce");
+  detail::mpi::check(MPI_Allreduce(MPI_IN_PLACE, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm),
+                     "MPI_Allreduce");
   bytes = static_cast<std::size_t>(agreed);
-  const mpi::Comm node = mpi::Comm::split_shared_memory(comm);
+  const detail::mpi::Comm node = detail::mpi::Comm::split_shared_memory(comm);
   // Both buffers written before timing, so no round pays for page faults.
   // The destination starts 256 bytes past a page offset equal to the source's: glibc 2.36's
   // memcpy (rep movsb) on Zen 4 copied 4-32 KiB at 5 GB/s instead of 60-100 GB/s when
@@ -102,11 +99,11 @@ CopyBandwidth measure_copy_bandwidth(MPI_Comm comm, std::size_t bytes) {
 }
 
 double measure_fft_compute_roof(MPI_Comm comm) {
-  library::check_communicator(comm, "measure_fft_compute_roof");
+  detail::library::check_communicator(comm, "measure_fft_compute_roof");
   constexpr int kLength = 1024;
   constexpr int kBatch = 16;      // 16 x 1024 complex doubles: 256 KiB each way
   constexpr int kPerRound = 200;  // transforms per timed round: milliseconds, not microseconds
-  const mpi::Comm node = mpi::Comm::split_shared_memory(comm);
+  const detail::mpi::Comm node = detail::mpi::Comm::split_shared_memory(comm);
   const std::size_t elements = std::size_t{kLength} * kBatch;
   auto* in = static_cast<fftw_complex*>(fftw_malloc(elements * sizeof(fftw_complex)));
   auto* out = static_cast<fftw_complex*>(fftw_malloc(elements * sizeof(fftw_complex)));
@@ -117,8 +114,9 @@ double measure_fft_compute_roof(MPI_Comm comm) {
   // values.
   auto* in_points = reinterpret_cast<Complex*>(in);
   auto* out_points = reinterpret_cast<Complex*>(out);
-  const fft::FftwPlan<double> plan({{kLength, 1}}, {{kBatch, kLength}}, in_points, out_points,
-                                   fft::Direction::forward, Rigor::measure);
+  const detail::fft::FftwPlan<double> plan({{kLength, 1}}, {{kBatch, kLength}}, in_points,
+                                           out_points, detail::fft::Direction::forward,
+                                           Rigor::measure);
   for (std::size_t i = 0; i < elements; ++i) {
     in[i][0] = std::cos(0.001 * static_cast<double>(i));
     in[i][1] = std::sin(0.003 * static_cast<double>(i));
@@ -130,7 +128,7 @@ double measure_fft_compute_roof(MPI_Comm comm) {
   const double seconds = median(timed_rounds(node.get(), node.rank() == 0, transforms));
   double rate = fft_flops(Kind::c2c, kLength, kBatch) * kPerRound / seconds;
   // Every rank of a node reports its first rank's figure.
-  mpi::check(MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, node.get()), "MPI_Bcast");
+  detail::mpi::check(MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, node.get()), "MPI_Bcast");
   return rate;
 }
 

@@ -1,7 +1,7 @@
-// The public FFT tools (include/a2afft/fft_tools.hpp): the engines' own parsers, wisdom, test
-// signal and gather, on public types.
+// The FFT tools (include/a2afft/tools/fft_tools.hpp): the engines' own parsers, wisdom,
+// test signal and gather, on public types.
 
-#include <a2afft/fft_tools.hpp>
+#include <a2afft/tools/fft_tools.hpp>
 
 #include "fftw_plan.hpp"
 #include "gather.hpp"
@@ -13,7 +13,7 @@ namespace a2afft {
 
 namespace {
 
-fft::Box3 internal_box(const Box3& box) {
+detail::fft::Box3 internal_box(const Box3& box) {
   return {box.lower, box.size};
 }
 
@@ -35,60 +35,60 @@ void for_each_element(const Box3& box, Visit visit) {
 }  // namespace
 
 std::array<std::size_t, 3> parse_shape(std::string_view text) {
-  return fft::parse_shape(text);
+  return detail::fft::parse_shape(text);
 }
 
 std::array<int, 2> parse_grid(std::string_view text, int ranks) {
-  const fft::ProcGrid grid = fft::parse_grid(text, ranks);
+  const detail::fft::ProcGrid grid = detail::fft::parse_grid(text, ranks);
   return {grid.rows, grid.columns};
 }
 
 std::size_t parse_length(std::string_view text, std::string_view option) {
-  return fft::parse_length(text, option);
+  return detail::fft::parse_length(text, option);
 }
 
 Rigor parse_rigor(std::string_view text) {
-  return fft::parse_rigor(text);
+  return detail::fft::parse_rigor(text);
 }
 
 std::string shape_to_string(const std::array<std::size_t, 3>& shape) {
-  return fft::shape_to_string(shape);
+  return detail::fft::shape_to_string(shape);
 }
 
 void import_fftw_wisdom(const std::string& path, MPI_Comm comm) {
-  fft::import_wisdom(path, comm);
+  detail::fft::import_wisdom(path, comm);
 }
 
 void export_fftw_wisdom(const std::string& path, MPI_Comm comm) {
-  fft::export_wisdom(path, comm);
+  detail::fft::export_wisdom(path, comm);
 }
 
 Complex test_signal(std::size_t global_index, std::uint64_t salt) {
-  return fft::test_signal(global_index, salt);
+  return detail::fft::test_signal(global_index, salt);
 }
 
 void fill_test_signal(Complex* local, const Box3& box, const std::array<std::size_t, 3>& shape,
                       std::uint64_t salt) {
   if (row_major(box)) {
-    fft::fill_test_signal(local, internal_box(box), shape, salt);
+    detail::fft::fill_test_signal(local, internal_box(box), shape, salt);
     return;
   }
   std::vector<Complex> natural(box.elements());
-  fft::fill_test_signal(natural.data(), internal_box(box), shape, salt);
+  detail::fft::fill_test_signal(natural.data(), internal_box(box), shape, salt);
   for_each_element(box, [&](std::size_t k, std::size_t i) { local[i] = natural[k]; });
 }
 
 std::vector<Complex> gather_global(const Complex* local, const Box3& box,
                                    const std::array<std::size_t, 3>& shape, MPI_Comm comm) {
-  if (row_major(box)) return fft::gather_global(local, internal_box(box), shape, comm);
+  if (row_major(box)) return detail::fft::gather_global(local, internal_box(box), shape, comm);
   std::vector<Complex> natural(box.elements());  // the box row-major, then gathered
   for_each_element(box, [&](std::size_t k, std::size_t i) { natural[k] = local[i]; });
-  return fft::gather_global(natural.data(), internal_box(box), shape, comm);
+  return detail::fft::gather_global(natural.data(), internal_box(box), shape, comm);
 }
 
 double relative_difference(const std::vector<Complex>& got, const std::vector<Complex>& reference,
                            MPI_Comm comm) {
-  return fft::relative_difference(got, reference, comm);
+  return detail::fft::relative_difference(got, reference, comm);
 }
 
 }  // namespace a2afft

@@ -1,6 +1,7 @@
-// The public rank map (include/a2afft/topology.hpp): a Topology's facts copied out as plain data.
+// The tools' rank map (include/a2afft/tools/topology.hpp): a Topology's facts copied out as
+// plain data.
 
-#include <a2afft/topology.hpp>
+#include <a2afft/tools/topology.hpp>
 
 #include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
@@ -8,7 +9,7 @@
 namespace a2afft {
 
 RankMap map_ranks(MPI_Comm comm, const LayoutRequest& layout) {
-  const Topology topology(comm, layout);
+  const detail::Topology topology(comm, layout);
   RankMap map;
   map.rank = topology.rank();
   for (int rank = 0; rank < topology.size(); ++rank) {
@@ -29,7 +30,13 @@ RankMap map_ranks(MPI_Comm comm, const LayoutRequest& layout) {
 }
 
 model::MeasuredLinks measure_link_costs(MPI_Comm comm, const LayoutRequest& layout) {
-  return measure_links(Topology(comm, layout));
+  const detail::MeasuredLinks links = detail::measure_links(detail::Topology(comm, layout));
+  model::MeasuredLinks converted;
+  converted.intra = {links.intra.alpha_seconds, links.intra.beta_seconds_per_byte};
+  converted.inter = {links.inter.alpha_seconds, links.inter.beta_seconds_per_byte};
+  converted.intra_measured = links.intra_measured;
+  converted.inter_measured = links.inter_measured;
+  return converted;
 }
 
 }  // namespace a2afft

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <a2afft/layout.hpp>
@@ -59,6 +60,12 @@ ModelResult tra2_cost(const ModelInputs& inputs, long intra_radix, long inter_ra
 /// The direct algorithms (pairwise, nonblocking, factor), named `algorithm` in the result: P-1
 /// rounds of one block each.
 ModelResult direct_cost(const ModelInputs& inputs, const std::string& algorithm);
+/// The model's price of one backend spec, e.g. `pairwise`, `tra:radix=8` or `tra2:r1=2`
+/// (unset parameters take the backend's defaults), as the backend's registry row computes it.
+/// Throws UsageError for a backend the model does not price, an unknown key or a bad value.
+ModelResult spec_cost(const ModelInputs& inputs, std::string_view spec);
+/// The backends the model prices, in `a2afft list` order (each row that has a cost).
+std::vector<std::string> modelled_backends();
 /// tra's default radix ceil(sqrt(ranks)), at least 2: the knee of the K and D curves.
 long default_radix(long ranks);
 
