@@ -448,7 +448,7 @@ std::unique_ptr<ExchangePlan> make_tra_plan(MPI_Comm comm, std::size_t block_byt
 extern const ExchangeInfo kTraExchange = {
     .name = "tra",
     .summary = "tunable-radix Bruck: r-1 rounds per base-r digit, blocks packed per round",
-    .source = "seed tra-tra2-configurable §III",
+    .source = "[tra-2024] §III",
     .layouts = "any",
     .params = kTraParams,
     .examples = kTraExamples,
@@ -463,7 +463,7 @@ extern const ExchangeInfo kTraExchange = {
 extern const ExchangeInfo kBruckExchange = {
     .name = "bruck",
     .summary = "Bruck's algorithm: tra with radix 2, ceil(log2 P) rounds",
-    .source = "Bruck et al. 1997; seed tra-tra2-configurable §III with r = 2",
+    .source = "[bruck-1997]; [tra-2024] §III with r = 2",
     .layouts = "any",
     .params = {},
     .examples = kBruckExamples,
@@ -476,7 +476,7 @@ extern const ExchangeInfo kBruckExchange = {
 extern const ExchangeInfo kTra2Exchange = {
     .name = "tra2",
     .summary = "two-layer TRA: intra-node TRA (radix r1), then inter-node TRA (radix r2)",
-    .source = "seed tra-tra2-configurable §IV",
+    .source = "[tra-2024] §IV",
     .layouts = "equal nodes",
     .params = kTra2Params,
     .examples = kTra2Examples,
