@@ -13,8 +13,8 @@ namespace a2afft {
 
 /// One parameter a backend accepts, as `a2afft list` shows it.
 struct BackendParameter {
-  std::string key;
-  std::string default_value;
+  std::string key;            ///< as a spec sets it: `radix` in `tra:radix=4`
+  std::string default_value;  ///< what it is when a spec leaves it out
   /// One line on what it does.
   std::string meaning;
 };

@@ -77,8 +77,10 @@ class Exchange {
   ///     exchange->start(send, recv);
   ///     transform_the_next_field();  // overlaps the messages in flight
   ///     exchange->finish();
+  /// @{
   void start(const void* send, void* recv);
   void finish();
+  /// @}
   /// True when start() returns with messages in flight (mpi, nonblocking, or auto that chose
   /// one of them).
   bool overlaps() const;

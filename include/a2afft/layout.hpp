@@ -8,8 +8,9 @@ namespace a2afft {
 /// One virtual-layout setting as the user wrote it, kept verbatim so errors can quote it:
 /// {"A2AFFT_NODE_SIZES", "3,1,2"} or {"--node-sizes", "3,1,2"}.
 struct LayoutSetting {
-  std::string name;
-  std::string value;
+  std::string name;   ///< where it came from: the variable or the flag
+  std::string value;  ///< as written
+  /// `name=value`, for messages.
   std::string quoted() const { return name + "=" + value; }
 };
 
@@ -23,9 +24,9 @@ struct LayoutSetting {
 /// (A2AFFT_RANKS_PER_NODE, A2AFFT_NODE_SIZES, A2AFFT_NUMA_PER_NODE) with the request they are
 /// given: from_environment().overridden_by(request).
 struct LayoutRequest {
-  std::optional<LayoutSetting> ranks_per_node;
-  std::optional<LayoutSetting> node_sizes;
-  std::optional<LayoutSetting> numa_per_node;
+  std::optional<LayoutSetting> ranks_per_node;  ///< nodes of q consecutive ranks
+  std::optional<LayoutSetting> node_sizes;      ///< nodes of the given sizes, in rank order
+  std::optional<LayoutSetting> numa_per_node;   ///< k NUMA domains per node
 
   /// Reads A2AFFT_RANKS_PER_NODE, A2AFFT_NODE_SIZES and A2AFFT_NUMA_PER_NODE.
   static LayoutRequest from_environment();

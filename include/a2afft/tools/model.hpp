@@ -14,29 +14,29 @@ namespace a2afft::model {
 
 /// A message of m bytes costs alpha + m * beta.
 struct LinkCost {
-  double alpha_seconds;
-  double beta_seconds_per_byte;
+  double alpha_seconds;          ///< the latency of a message
+  double beta_seconds_per_byte;  ///< the time per byte: 1 / bandwidth
 };
 
 /// The links of a real machine, as measure_link_costs() (topology.hpp) measures them: one message
 /// inside a node and one between nodes. A layout without two ranks on one node (or without two
 /// nodes) cannot measure that link; it then holds the other link's cost, and its flag is false.
 struct MeasuredLinks {
-  LinkCost intra{0, 0};
-  LinkCost inter{0, 0};
-  bool intra_measured = false;
-  bool inter_measured = false;
+  LinkCost intra{0, 0};         ///< a message inside a node
+  LinkCost inter{0, 0};         ///< a message between nodes
+  bool intra_measured = false;  ///< whether `intra` was measured (else it is `inter`)
+  bool inter_measured = false;  ///< whether `inter` was measured (else it is `intra`)
 };
 
 /// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
 /// node, blocks of `block_bytes`, one LinkCost inside a node and one between nodes. A round
 /// costs what its slowest message costs.
 struct ModelInputs {
-  long ranks;
-  long ranks_per_node;
-  std::size_t block_bytes;
-  LinkCost intra;
-  LinkCost inter;
+  long ranks;               ///< P
+  long ranks_per_node;      ///< Q
+  std::size_t block_bytes;  ///< the exchange's blocks
+  LinkCost intra;           ///< a message inside a node
+  LinkCost inter;           ///< a message between nodes
 };
 
 /// What one algorithm costs on ModelInputs.
@@ -47,7 +47,9 @@ struct ModelResult {
   long rounds = 0;
   /// D: blocks each rank sends, forwarded ones included.
   long blocks = 0;
+  /// The bytes each rank sends: D blocks.
   double bytes_per_rank = 0;
+  /// The messages that leave each node in one exchange.
   long inter_node_messages_per_node = 0;
   /// The predicted time of one exchange.
   double seconds = 0;
@@ -73,10 +75,10 @@ long default_radix(long ranks);
 /// steps, the steps in which a node has a rank talking off-node (fewest and most over nodes),
 /// and the most of a node's ranks talking off-node in one step.
 struct FactorNodeLoad {
-  long steps = 0;
-  long fewest_inter_node_steps = 0;
-  long most_inter_node_steps = 0;
-  long most_off_node_at_once = 0;
+  long steps = 0;                    ///< the schedule's steps
+  long fewest_inter_node_steps = 0;  ///< of a node with a rank talking off-node: fewest
+  long most_inter_node_steps = 0;    ///< ... and most, over the nodes
+  long most_off_node_at_once = 0;    ///< most of a node's ranks talking off-node in a step
 };
 
 /// Rounds of the flat factor schedule on `ranks` ranks.

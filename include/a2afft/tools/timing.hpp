@@ -24,15 +24,16 @@ enum class TrialOrder {
 /// equal share). With a budget, `run` must return the same seconds on every rank (e.g. the max
 /// over ranks), or ranks would stop after different rounds.
 struct TrialRounds {
-  int warmup = 0;
-  int fewest = 1;
-  int most = 1;
-  double budget_seconds = 0;
+  int warmup = 0;             ///< untimed rounds first
+  int fewest = 1;             ///< timed rounds at least
+  int most = 1;               ///< timed rounds at most
+  double budget_seconds = 0;  ///< the timed seconds within which rounds go on past `fewest`
 };
 
 /// What the caller does for candidate k. `prepare` and `finish` may be empty.
 struct TrialCallbacks {
-  std::function<void(std::size_t k)> prepare;  // before its first run
+  /// Before its first run.
+  std::function<void(std::size_t k)> prepare;
   /// One run; `round` < 0 is a warm-up. Returns the seconds the run counts for.
   std::function<double(std::size_t k, int round)> run;
   /// After its last run, with the timed rounds' seconds in order.

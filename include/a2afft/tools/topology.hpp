@@ -19,13 +19,17 @@ struct RankMap {
   int rank = 0;
   /// Per rank of the communicator: its host name, node, rank within the node (0 on the node's
   /// leader) and NUMA domain (an id on its node).
+  /// @{
   std::vector<std::string> host_of_rank;
   std::vector<int> node_of_rank;
   std::vector<int> local_rank_of_rank;
   std::vector<int> numa_of_rank;
+  /// @}
   /// Per node: its number of ranks, and its leader (its lowest rank).
+  /// @{
   std::vector<int> node_sizes;
   std::vector<int> leader_of_node;
+  /// @}
   /// One line, e.g. `6 ranks, 3 nodes of 3+1+2 (virtual: A2AFFT_NODE_SIZES=3,1,2)`.
   std::string layout;
   /// Where the NUMA domains come from: "hwloc", "one domain (no hwloc information)", or the
@@ -39,6 +43,7 @@ struct RankMap {
   bool is_virtual = false;
 
   /// The number of ranks.
+  /// @{
   int size() const { return static_cast<int>(node_of_rank.size()); }
   /// Ranks on the largest node.
   int largest_node_size() const {
@@ -46,6 +51,7 @@ struct RankMap {
     for (const int ranks : node_sizes)
       largest = ranks > largest ? ranks : largest;
     return largest;
+    /// @}
   }
 };
 
