@@ -19,9 +19,7 @@
 
 namespace a2afft {
 
-// The engines (transpose/, fft/) live in a2afft::detail.
-using namespace detail;
-
+namespace detail {
 namespace {
 
 constexpr const char* kWho = "Fft1d";
@@ -87,18 +85,19 @@ std::unique_ptr<detail::FftCore> make_six_step_core(MPI_Comm comm, std::size_t n
 }
 
 }  // namespace
+}  // namespace detail
 
 // Where the points are: pure six-step geometry, kept beside the engine for the 1D accessors.
 struct Fft1d::Layout {
-  fft::SixStepGeometry geometry;
+  detail::fft::SixStepGeometry geometry;
   int rank = 0;
 };
 
 Fft1d::Fft1d(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
-    : DistributedFft(make_six_step_core(comm, n, options)),
+    : DistributedFft(detail::make_six_step_core(comm, n, options)),
       layout_(std::make_unique<Layout>(
-          Layout{fft::SixStepGeometry(n, core().topology->size(), options.n1,
-                                      options.output == Fft1dOutput::scrambled),
+          Layout{detail::fft::SixStepGeometry(n, core().topology->size(), options.n1,
+                                              options.output == Fft1dOutput::scrambled),
                  core().topology->rank()})) {}
 
 Fft1d::~Fft1d() = default;
@@ -106,17 +105,18 @@ Fft1d::Fft1d(Fft1d&&) noexcept = default;
 Fft1d& Fft1d::operator=(Fft1d&&) noexcept = default;
 
 std::array<std::size_t, 2> Fft1d::split(std::size_t n, int ranks, std::size_t n1) {
-  const fft::SixStepSplit split = fft::choose_six_step_split(n, ranks, n1);
+  const detail::fft::SixStepSplit split = detail::fft::choose_six_step_split(n, ranks, n1);
   return {split.n1, split.n2};
 }
 
 std::size_t Fft1d::exchange_block_bytes(std::size_t n, int ranks) {
-  return fft::SixStepGeometry(n, ranks).block_bytes();
+  return detail::fft::SixStepGeometry(n, ranks).block_bytes();
 }
 
 std::size_t Fft1d::exchange_block_bytes(std::size_t n, int ranks, Precision precision,
                                         std::size_t batch) {
-  return fft::SixStepGeometry(n, ranks).block_bytes(batch * library::complex_bytes(precision));
+  return detail::fft::SixStepGeometry(n, ranks).block_bytes(
+      batch * detail::library::complex_bytes(precision));
 }
 
 std::size_t Fft1d::length() const {

@@ -19,12 +19,14 @@
 
 namespace a2afft {
 
-// The engines (transpose/, fft/) live in a2afft::detail.
-using namespace detail;
-
 namespace {
 
 constexpr const char* kWho = "Fft3d";
+
+}  // namespace
+
+namespace detail {
+namespace {
 
 // The grid the options ask for, checked against the number of ranks.
 fft::ProcGrid grid_of(const std::array<int, 2>& grid, int ranks, const char* who) {
@@ -74,8 +76,6 @@ class PencilEngine final : public detail::FftEngine {
 };
 
 }  // namespace
-
-namespace detail {
 
 std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                                           const std::array<std::size_t, 3>& shape,
@@ -128,15 +128,15 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
 }  // namespace detail
 
 Fft3d::Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3dOptions& options)
-    : DistributedFft(
-          detail::make_pencil_core(comm, kWho, shape, fft::shape_to_string(shape), options, false)),
+    : DistributedFft(detail::make_pencil_core(comm, kWho, shape,
+                                              detail::fft::shape_to_string(shape), options, false)),
       shape_(shape) {}
 
 Fft3d::~Fft3d() = default;
 Fft3d::Fft3d(Fft3d&&) noexcept = default;
 Fft3d& Fft3d::operator=(Fft3d&&) noexcept = default;
 std::array<int, 2> Fft3d::default_grid(int ranks) {
-  const fft::ProcGrid grid = fft::near_square_grid(ranks);
+  const detail::fft::ProcGrid grid = detail::fft::near_square_grid(ranks);
   return {grid.rows, grid.columns};
 }
 
@@ -144,9 +144,10 @@ std::array<std::size_t, 2> Fft3d::exchange_block_bytes(const std::array<std::siz
                                                        const std::array<int, 2>& grid,
                                                        Fft3dOutput output) {
   // Every rank's blocks are padded to the same size, so rank 0's geometry tells.
-  const fft::PencilGeometry geometry(
-      shape, {grid[0], grid[1]}, 0,
-      output == Fft3dOutput::natural ? fft::PencilOutput::natural : fft::PencilOutput::transposed);
+  const detail::fft::PencilGeometry geometry(shape, {grid[0], grid[1]}, 0,
+                                             output == Fft3dOutput::natural
+                                                 ? detail::fft::PencilOutput::natural
+                                                 : detail::fft::PencilOutput::transposed);
   return {geometry.row_block_bytes(), geometry.column_block_bytes()};
 }
 
@@ -156,9 +157,10 @@ std::array<std::size_t, 2> Fft3d::exchange_block_bytes(const std::array<std::siz
                                                        Precision precision, std::size_t batch) {
   const std::array<std::size_t, 3> moved{shape[0], shape[1],
                                          kind == Kind::r2c ? shape[2] / 2 + 1 : shape[2]};
-  const fft::PencilGeometry geometry(
-      moved, {grid[0], grid[1]}, 0,
-      output == Fft3dOutput::natural ? fft::PencilOutput::natural : fft::PencilOutput::transposed);
+  const detail::fft::PencilGeometry geometry(moved, {grid[0], grid[1]}, 0,
+                                             output == Fft3dOutput::natural
+                                                 ? detail::fft::PencilOutput::natural
+                                                 : detail::fft::PencilOutput::transposed);
   const std::size_t element_bytes =
       batch * (precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex));
   return {geometry.row_block_bytes(element_bytes), geometry.column_block_bytes(element_bytes)};
