@@ -126,11 +126,9 @@ Fft1dRun parse_run(const Fft1dCommandOptions& options) {
           : options.hpcc          ? hpcc_length(options.memory_fraction, run.ranks)
                                   : std::size_t{1} << 20;
   run.split = Fft1d::split(run.n, run.ranks.size(), options.n1);  // throws if N cannot split
-  const double bytes_per_rank =
-      5.0 * run.transform.point_bytes() * static_cast<double>(run.local_length());
-  const std::size_t plan_count =
-      (run.engines.fftw_mpi ? 1 : 0) + (run.engines.ours ? run.choices.size() : 0);
-  run.order = choose_order(options.run.order, bytes_per_rank, run.ranks, plan_count);
+  run.order = choose_fft_order(
+      options.run, run.transform.point_bytes() * static_cast<double>(run.local_length()), run.ranks,
+      run.engines, run.choices.size());
   return run;
 }
 

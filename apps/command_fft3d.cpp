@@ -95,11 +95,8 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   run.grid = two_d                  ? std::array<int, 2>{1, p}
              : options.grid.empty() ? Fft3d::default_grid(p)
                                     : parse_grid(options.grid, p);
-  // Each plan holds about five local arrays (input, data, work, send, receive) on every rank.
-  const double bytes_per_rank = 5.0 * run.transform.point_bytes() * run.points() / p;
-  const std::size_t plan_count =
-      (run.engines.fftw_mpi ? 1 : 0) + (run.engines.ours ? run.choices.size() : 0);
-  run.order = choose_order(options.run.order, bytes_per_rank, run.ranks, plan_count);
+  run.order = choose_fft_order(options.run, run.transform.point_bytes() * run.points() / p,
+                               run.ranks, run.engines, run.choices.size());
   return run;
 }
 

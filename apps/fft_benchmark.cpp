@@ -68,6 +68,12 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm, doub
 
 }  // namespace
 
+Order choose_fft_order(const FftRunOptions& options, double array_bytes_per_rank,
+                       const RankMap& ranks, const Engines& engines, std::size_t a2afft_plans) {
+  const std::size_t plans = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? a2afft_plans : 0);
+  return choose_order(options.order, 5.0 * array_bytes_per_rank, ranks, plans);
+}
+
 std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, MPI_Comm comm,
                                                   std::size_t array_bytes) {
   if (!options.roofline) return std::nullopt;

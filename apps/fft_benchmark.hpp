@@ -35,6 +35,12 @@ struct Roofline {
 
 /// The roofline when --roofline asks for one (else nothing, and nothing is measured);
 /// `array_bytes` is a rank's share of the complex array the transforms move. Collective.
+/// The order of an FFT run's trials (--order, or chosen by what fits in memory): each plan
+/// holds about five local arrays (input, data, work, send, receive) of `array_bytes_per_rank`
+/// on every rank; FFTW-MPI's where `engines` has it, and `a2afft_plans` of a2afft's.
+Order choose_fft_order(const FftRunOptions& options, double array_bytes_per_rank,
+                       const RankMap& ranks, const Engines& engines, std::size_t a2afft_plans);
+
 std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, MPI_Comm comm,
                                                   std::size_t array_bytes);
 

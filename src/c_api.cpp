@@ -214,6 +214,61 @@ int transform(Plan* plan, bool forward, const a2afft_complex* in, a2afft_complex
 
 }  // namespace
 
+// clang-format off
+// The calls every plan handle has, one line each over the templates above: C needs one named
+// function per kind of plan, and these keep the three kinds' from being written three times.
+#define A2AFFT_PLAN_CALLS(kind)                                                                 \
+  int a2afft_##kind##_destroy(a2afft_##kind* plan) { return destroy(plan); }                    \
+  size_t a2afft_##kind##_workspace_bytes(a2afft_##kind plan) {                                  \
+    return count(plan, &a2afft::DistributedFft::workspace_bytes);                               \
+  }                                                                                             \
+  int a2afft_##kind##_forward(a2afft_##kind plan, const a2afft_complex* in, a2afft_complex* out) { \
+    return transform(plan, true, in, out, "a2afft_" #kind "_forward");                          \
+  }                                                                                             \
+  int a2afft_##kind##_backward(a2afft_##kind plan, const a2afft_complex* in,                    \
+                               a2afft_complex* out) {                                           \
+    return transform(plan, false, in, out, "a2afft_" #kind "_backward");                        \
+  }                                                                                             \
+  int a2afft_##kind##_execute(a2afft_##kind plan, int direction, const void* in,                \
+                              size_t in_bytes, void* out, size_t out_bytes) {                   \
+    return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_" #kind "_execute");  \
+  }                                                                                             \
+  const char* a2afft_##kind##_describe(a2afft_##kind plan) { return describe(plan); }          \
+  int a2afft_##kind##_last_times(a2afft_##kind plan, double* transpose_seconds,                 \
+                                 double* compute_seconds) {                                     \
+    return last_times(plan, transpose_seconds, compute_seconds, "a2afft_" #kind "_last_times"); \
+  }
+
+// The calls of the plans with boxes (3D and 2D): their boxes and element and byte counts.
+#define A2AFFT_BOX_PLAN_CALLS(kind, dims)                                                       \
+  int a2afft_##kind##_input_box(a2afft_##kind plan, size_t lower[dims], size_t size[dims],      \
+                                int order[dims]) {                                              \
+    return box_of(plan, true, lower, size, order, "a2afft_" #kind "_input_box");                \
+  }                                                                                             \
+  int a2afft_##kind##_output_box(a2afft_##kind plan, size_t lower[dims], size_t size[dims],     \
+                                 int order[dims]) {                                             \
+    return box_of(plan, false, lower, size, order, "a2afft_" #kind "_output_box");              \
+  }                                                                                             \
+  size_t a2afft_##kind##_input_elements(a2afft_##kind plan) {                                   \
+    return count(plan, &a2afft::DistributedFft::input_elements);                                \
+  }                                                                                             \
+  size_t a2afft_##kind##_output_elements(a2afft_##kind plan) {                                  \
+    return count(plan, &a2afft::DistributedFft::output_elements);                               \
+  }                                                                                             \
+  size_t a2afft_##kind##_in_place_elements(a2afft_##kind plan) {                                \
+    return count(plan, &a2afft::DistributedFft::in_place_elements);                             \
+  }                                                                                             \
+  size_t a2afft_##kind##_input_bytes(a2afft_##kind plan) {                                      \
+    return count(plan, &a2afft::DistributedFft::input_bytes);                                   \
+  }                                                                                             \
+  size_t a2afft_##kind##_output_bytes(a2afft_##kind plan) {                                     \
+    return count(plan, &a2afft::DistributedFft::output_bytes);                                  \
+  }                                                                                             \
+  size_t a2afft_##kind##_in_place_bytes(a2afft_##kind plan) {                                   \
+    return count(plan, &a2afft::DistributedFft::in_place_bytes);                                \
+  }
+// clang-format on
+
 extern "C" {
 
 void a2afft_fft3d_options_init(a2afft_fft3d_options* options) {
@@ -285,66 +340,8 @@ int a2afft_fft3d_create_f(MPI_Fint comm, const size_t shape[3], const a2afft_fft
   return a2afft_fft3d_create(MPI_Comm_f2c(comm), shape, options, plan);
 }
 
-int a2afft_fft3d_destroy(a2afft_fft3d* plan) {
-  return destroy(plan);
-}
-
-int a2afft_fft3d_input_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]) {
-  return box_of(plan, true, lower, size, order, "a2afft_fft3d_input_box");
-}
-
-int a2afft_fft3d_output_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]) {
-  return box_of(plan, false, lower, size, order, "a2afft_fft3d_output_box");
-}
-
-size_t a2afft_fft3d_input_elements(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::input_elements);
-}
-
-size_t a2afft_fft3d_output_elements(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::output_elements);
-}
-
-size_t a2afft_fft3d_in_place_elements(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::in_place_elements);
-}
-
-size_t a2afft_fft3d_input_bytes(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::input_bytes);
-}
-
-size_t a2afft_fft3d_output_bytes(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::output_bytes);
-}
-
-size_t a2afft_fft3d_in_place_bytes(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::in_place_bytes);
-}
-
-size_t a2afft_fft3d_workspace_bytes(a2afft_fft3d plan) {
-  return count(plan, &a2afft::DistributedFft::workspace_bytes);
-}
-
-int a2afft_fft3d_forward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return transform(plan, true, in, out, "a2afft_fft3d_forward");
-}
-
-int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return transform(plan, false, in, out, "a2afft_fft3d_backward");
-}
-
-int a2afft_fft3d_execute(a2afft_fft3d plan, int direction, const void* in, size_t in_bytes,
-                         void* out, size_t out_bytes) {
-  return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_fft3d_execute");
-}
-
-const char* a2afft_fft3d_describe(a2afft_fft3d plan) {
-  return describe(plan);
-}
-
-int a2afft_fft3d_last_times(a2afft_fft3d plan, double* transpose_seconds, double* compute_seconds) {
-  return last_times(plan, transpose_seconds, compute_seconds, "a2afft_fft3d_last_times");
-}
+A2AFFT_PLAN_CALLS(fft3d)
+A2AFFT_BOX_PLAN_CALLS(fft3d, 3)
 
 // ---- 2D
 
@@ -368,66 +365,8 @@ int a2afft_fft2d_create_f(MPI_Fint comm, const size_t shape[2], const a2afft_fft
   return a2afft_fft2d_create(MPI_Comm_f2c(comm), shape, options, plan);
 }
 
-int a2afft_fft2d_destroy(a2afft_fft2d* plan) {
-  return destroy(plan);
-}
-
-int a2afft_fft2d_input_box(a2afft_fft2d plan, size_t lower[2], size_t size[2], int order[2]) {
-  return box_of(plan, true, lower, size, order, "a2afft_fft2d_input_box");
-}
-
-int a2afft_fft2d_output_box(a2afft_fft2d plan, size_t lower[2], size_t size[2], int order[2]) {
-  return box_of(plan, false, lower, size, order, "a2afft_fft2d_output_box");
-}
-
-size_t a2afft_fft2d_input_elements(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::input_elements);
-}
-
-size_t a2afft_fft2d_output_elements(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::output_elements);
-}
-
-size_t a2afft_fft2d_in_place_elements(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::in_place_elements);
-}
-
-size_t a2afft_fft2d_input_bytes(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::input_bytes);
-}
-
-size_t a2afft_fft2d_output_bytes(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::output_bytes);
-}
-
-size_t a2afft_fft2d_in_place_bytes(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::in_place_bytes);
-}
-
-size_t a2afft_fft2d_workspace_bytes(a2afft_fft2d plan) {
-  return count(plan, &a2afft::DistributedFft::workspace_bytes);
-}
-
-int a2afft_fft2d_forward(a2afft_fft2d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return transform(plan, true, in, out, "a2afft_fft2d_forward");
-}
-
-int a2afft_fft2d_backward(a2afft_fft2d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return transform(plan, false, in, out, "a2afft_fft2d_backward");
-}
-
-int a2afft_fft2d_execute(a2afft_fft2d plan, int direction, const void* in, size_t in_bytes,
-                         void* out, size_t out_bytes) {
-  return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_fft2d_execute");
-}
-
-const char* a2afft_fft2d_describe(a2afft_fft2d plan) {
-  return describe(plan);
-}
-
-int a2afft_fft2d_last_times(a2afft_fft2d plan, double* transpose_seconds, double* compute_seconds) {
-  return last_times(plan, transpose_seconds, compute_seconds, "a2afft_fft2d_last_times");
-}
+A2AFFT_PLAN_CALLS(fft2d)
+A2AFFT_BOX_PLAN_CALLS(fft2d, 2)
 
 // ---- 1D
 
@@ -449,10 +388,6 @@ int a2afft_fft1d_create_f(MPI_Fint comm, size_t n, const a2afft_fft1d_options* o
   return a2afft_fft1d_create(MPI_Comm_f2c(comm), n, options, plan);
 }
 
-int a2afft_fft1d_destroy(a2afft_fft1d* plan) {
-  return destroy(plan);
-}
-
 int a2afft_fft1d_local(a2afft_fft1d plan, size_t* local_elements, size_t* input_offset) {
   return guarded([&] {
     const a2afft::Fft1d& fft = checked(plan, "a2afft_fft1d_local").fft;
@@ -469,30 +404,7 @@ size_t a2afft_fft1d_local_bytes(a2afft_fft1d plan) {
   return count(plan, &a2afft::DistributedFft::input_bytes);
 }
 
-size_t a2afft_fft1d_workspace_bytes(a2afft_fft1d plan) {
-  return count(plan, &a2afft::DistributedFft::workspace_bytes);
-}
-
-int a2afft_fft1d_forward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return transform(plan, true, in, out, "a2afft_fft1d_forward");
-}
-
-int a2afft_fft1d_backward(a2afft_fft1d plan, const a2afft_complex* in, a2afft_complex* out) {
-  return transform(plan, false, in, out, "a2afft_fft1d_backward");
-}
-
-int a2afft_fft1d_execute(a2afft_fft1d plan, int direction, const void* in, size_t in_bytes,
-                         void* out, size_t out_bytes) {
-  return execute(plan, direction, in, in_bytes, out, out_bytes, "a2afft_fft1d_execute");
-}
-
-const char* a2afft_fft1d_describe(a2afft_fft1d plan) {
-  return describe(plan);
-}
-
-int a2afft_fft1d_last_times(a2afft_fft1d plan, double* transpose_seconds, double* compute_seconds) {
-  return last_times(plan, transpose_seconds, compute_seconds, "a2afft_fft1d_last_times");
-}
+A2AFFT_PLAN_CALLS(fft1d)
 
 // ---- The exchange
 
