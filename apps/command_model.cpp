@@ -146,9 +146,11 @@ std::vector<model::ModelResult> backend_results(const model::ModelInputs& inputs
                                    [&](const BackendInfo& row) { return row.name == name; });
     std::string spec = name;
     for (const auto& [key, value] : overrides) {
+      // Clang 14 cannot capture a structured binding, so the lambda gets a copy.
+      const std::string wanted(key);
       const bool declared =
           std::any_of(info->parameters.begin(), info->parameters.end(),
-                      [&](const BackendParameter& parameter) { return parameter.key == key; });
+                      [&](const BackendParameter& parameter) { return parameter.key == wanted; });
       if (value == 0 || !declared) continue;
       spec += (spec == name ? ":" : ",") + std::string(key) + "=" + std::to_string(value);
     }

@@ -156,7 +156,7 @@ struct PlanOptions {
 };
 
 namespace detail {
-class FftCore;
+struct FftCore;
 }
 
 /// What every distributed FFT offers (Fft3d, Fft2d and Fft1d are built on it): the transforms
