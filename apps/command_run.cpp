@@ -1,8 +1,8 @@
 // `a2afft run DECK.toml`: a study. The deck expands to a2afft command lines (deck.hpp); all of
 // them are checked before the first runs, then each runs in this process exactly as it would on
 // the command line, with a progress bar on rank 0's stderr. The results of every run go into one
-// JSON and one CSV file (schemas in docs/commands.md), ready for scripts/plot. Both are written after
-// every run, so an interrupted study (SIGINT, SIGTERM) keeps its finished runs, and --resume
+// JSON and one CSV file (schemas in docs/commands.md), ready for scripts/plot. Both are written
+// after every run, so an interrupted study (SIGINT, SIGTERM) keeps its finished runs, and --resume
 // runs only the rest.
 
 #include <fftw3.h>
@@ -173,9 +173,9 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(in, nullptr, false);
 }
 
-// The CSV: one row per result row of every run, the same columns for every kind (docs/commands.md). The
-// header starts the file and each finished run appends its rows, so the file always holds
-// every finished run.
+// The CSV: one row per result row of every run, the same columns for every kind (docs/commands.md).
+// The header starts the file and each finished run appends its rows, so the file always holds every
+// finished run.
 const std::vector<std::string> kStudyCsvHeader = {"run",
                                                   "label",
                                                   "kind",
@@ -551,7 +551,8 @@ Runner add_run(CLI::App& app) {
                     "rest; without it the results are started afresh");
   command->footer(
       "A deck has an optional [study] table (name, output) and [[run]] tables, each with a kind\n"
-      "(alltoall, fft1d, fft2d, fft3d) and that command's settings; see inputs/ and docs/commands.md.");
+      "(alltoall, fft1d, fft2d, fft3d) and that command's settings; see inputs/ and "
+      "docs/commands.md.");
   return [options] { return run_study(*options); };
 }
 

@@ -34,7 +34,8 @@ std::string Transform::to_string() const {
 namespace detail {
 
 std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOptions& options,
-                                    std::vector<detail::library::NamedArgument> own, double points) {
+                                    std::vector<detail::library::NamedArgument> own,
+                                    double points) {
   detail::library::check_communicator(comm, who);
   std::vector<detail::library::NamedArgument> arguments = std::move(own);
   arguments.insert(arguments.end(),
@@ -100,16 +101,17 @@ std::size_t DistributedFft::in_place_bytes() const {
 
 // Every public forward() and backward(): the overload must fit the plan's transform, then the
 // arrays are checked on every rank and the engine runs. execute() and the nullptr overloads
-// instantiate every overload through detail::library::dispatch; the check refuses those that do not fit.
+// instantiate every overload through detail::library::dispatch; the check refuses those that do not
+// fit.
 template <typename In, typename Out>
 void DistributedFft::run(bool forward, const In* in, Out* out, std::string size_failure) {
   detail::FftCore& core = *core_;
-  const std::string call = detail::library::checked_call<In, Out>(core.transform.precision,
-                                                          core.transform.kind, forward, core.who);
+  const std::string call = detail::library::checked_call<In, Out>(
+      core.transform.precision, core.transform.kind, forward, core.who);
   const std::size_t in_count = forward ? input_elements() : output_elements();
   const std::size_t out_count = forward ? output_elements() : input_elements();
   detail::library::check_arrays(in, in_count, out, out_count, call, core.topology->comm(),
-                        std::move(size_failure));
+                                std::move(size_failure));
   core.timer.clear();
   if (forward) {
     core.engine->forward(in, out);
@@ -145,23 +147,23 @@ void DistributedFft::backward(const ComplexFloat* in, float* out) {
 
 void DistributedFft::forward(std::nullptr_t, std::nullptr_t) {
   detail::library::dispatch(kind(), precision(), true, nullptr, nullptr,
-                    [&](const auto* in, auto* out) { run(true, in, out); });
+                            [&](const auto* in, auto* out) { run(true, in, out); });
 }
 void DistributedFft::backward(std::nullptr_t, std::nullptr_t) {
   detail::library::dispatch(kind(), precision(), false, nullptr, nullptr,
-                    [&](const auto* in, auto* out) { run(false, in, out); });
+                            [&](const auto* in, auto* out) { run(false, in, out); });
 }
 
 void DistributedFft::execute(Direction direction, const void* in, std::size_t in_bytes, void* out,
                              std::size_t out_bytes) {
   const bool forward = direction == Direction::forward;
-  std::string failure =
-      detail::library::size_failure(in, in_bytes, forward ? input_bytes() : output_bytes(), out, out_bytes,
-                            forward ? output_bytes() : input_bytes(), in_place_bytes());
+  std::string failure = detail::library::size_failure(
+      in, in_bytes, forward ? input_bytes() : output_bytes(), out, out_bytes,
+      forward ? output_bytes() : input_bytes(), in_place_bytes());
   detail::library::dispatch(kind(), precision(), forward, in, out,
-                    [&](const auto* typed_in, auto* typed_out) {
-                      run(forward, typed_in, typed_out, std::move(failure));
-                    });
+                            [&](const auto* typed_in, auto* typed_out) {
+                              run(forward, typed_in, typed_out, std::move(failure));
+                            });
 }
 
 std::size_t DistributedFft::workspace_bytes() const {

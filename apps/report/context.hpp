@@ -45,7 +45,8 @@ std::string utc_now();
 /// `# key: value` lines.
 void print_context(std::ostream& out, const RunContext& context);
 
-// The JSON form: a key per field, named as the field (docs/commands.md; tests/golden/study_shape.json).
+// The JSON form: a key per field, named as the field (docs/commands.md;
+// tests/golden/study_shape.json).
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunContext, command, a2afft, mpi_library, date_utc, hosts, ranks,
                                    layout, numa, oversubscribed, emulated_hosts, simulated)
 inline nlohmann::json to_json(const RunContext& context) {

@@ -1,6 +1,7 @@
 #pragma once
 
-// CSV: one header line, one line per row (RFC 4180). The headers are documented in docs/commands.md.
+// CSV: one header line, one line per row (RFC 4180). The headers are documented in
+// docs/commands.md.
 
 #include <fstream>
 #include <string>

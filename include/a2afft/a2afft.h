@@ -41,10 +41,10 @@ enum { A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1 };
 enum { A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1 };
 enum { A2AFFT_FFT2D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT2D_OUTPUT_NATURAL = 1 };
 /** @} */
-/** c2c, or r2c (real input; n2/2+1 complex points along the last dimension, FFTW's convention). @{ */
+/** c2c, or r2c (real input; n/2+1 complex points along the last dimension, FFTW's way). */
 enum { A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1 };
+/** The precision of the arrays: double (a2afft_complex) or float (a2afft_complex_float). */
 enum { A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1 };
-/** @} */
 /** The direction of a2afft_fft3d_execute and a2afft_fft1d_execute. */
 enum { A2AFFT_FORWARD = 0, A2AFFT_BACKWARD = 1 };
 
@@ -64,7 +64,7 @@ typedef struct a2afft_exchange_plan* a2afft_exchange;
  * need: it sets struct_size, so that fields added later never break a caller built earlier.
  * Strings are copied at creation; NULL means the default. */
 typedef struct a2afft_fft3d_options {
-  size_t struct_size; /**< sizeof the struct, set by the _options_init call */
+  size_t struct_size;          /**< sizeof the struct, set by the _options_init call */
   int grid[2];                 /**< p0 x p1; {0, 0}: chosen (the most square, p0 >= p1) */
   const char* row_exchange;    /**< "auto" (default) or a backend spec, e.g. "pairwise" */
   const char* column_exchange; /**< likewise */
@@ -79,20 +79,21 @@ typedef struct a2afft_fft3d_options {
 
 /** Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */
 typedef struct a2afft_fft1d_options {
-  size_t struct_size; /**< sizeof the struct, set by the _options_init call */
+  size_t struct_size;      /**< sizeof the struct, set by the _options_init call */
   const char* exchange;    /**< "auto" (default) or a backend spec */
   size_t n1;               /**< the factor N1 of N = N1 * N2; 0 (default): chosen */
   int rigor;               /**< A2AFFT_RIGOR_*; default MEASURE */
   int output;              /**< A2AFFT_FFT1D_OUTPUT_*; default NATURAL */
   const char* wisdom_file; /**< NULL: none */
   int scaling;             /**< A2AFFT_SCALING_*; default NONE */
-  int precision;           /**< A2AFFT_PRECISION_*; default DOUBLE (no kind: c2c only, see docs/user-guide.md) */
-  size_t batch;            /**< fields transformed together, interleaved (field fastest); 1 */
+  int precision; /**< A2AFFT_PRECISION_*; default DOUBLE (no kind: c2c only, see docs/user-guide.md)
+                  */
+  size_t batch;  /**< fields transformed together, interleaved (field fastest); 1 */
 } a2afft_fft1d_options;
 
 /** Options of a 2D plan; fill them with a2afft_fft2d_options_init(). */
 typedef struct a2afft_fft2d_options {
-  size_t struct_size; /**< sizeof the struct, set by the _options_init call */
+  size_t struct_size;      /**< sizeof the struct, set by the _options_init call */
   const char* exchange;    /**< "auto" (default) or a backend spec: the one transpose's */
   int rigor;               /**< A2AFFT_RIGOR_*; default MEASURE */
   int output;              /**< A2AFFT_FFT2D_OUTPUT_*; default TRANSPOSED (fastest) */

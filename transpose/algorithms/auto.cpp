@@ -281,7 +281,9 @@ constexpr std::string_view kExamples[] = {"auto", "auto:mode=estimate"};
 extern const ExchangeInfo kAutoExchange = {
     .name = "auto",
     .summary = "time the candidate backends here and now (or model them) and run the fastest",
-    .source = "[tra-2024] §VII and [node-aware-2025] §5 (an open problem there); FFTW's planner [fftw-2005]",
+    .source =
+        "[tra-2024] §VII and [node-aware-2025] §5 (an open problem there); FFTW's planner "
+        "[fftw-2005]",
     .layouts = "any (candidates that a layout refuses are left out)",
     .params = kParams,
     .examples = kExamples,
