@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 
@@ -163,6 +164,22 @@ FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector
   const auto loops = iodims(batches);
   plan_ = Api::plan_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
                         loops.data(), fftw_cast(in), out, plan_flags(rigor, aligned));
+  check_made(transform);
+}
+
+template <typename Real>
+FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform,
+                         const std::vector<fftw_r2r_kind>& kinds,
+                         const std::vector<Stride>& batches, Real* in, Real* out, Rigor rigor,
+                         bool aligned)
+    : kind_(TransformKind::r2r) {
+  if (kinds.size() != transform.size()) throw std::logic_error("an r2r plan without its kinds");
+  prepare_fftw<Real>();
+  const SingleThreadedPlanning<Real> one_thread;
+  const auto dims = iodims(transform);
+  const auto loops = iodims(batches);
+  plan_ = Api::plan_r2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
+                        loops.data(), in, out, kinds.data(), plan_flags(rigor, aligned));
   check_made(transform);
 }
 

@@ -93,9 +93,11 @@ struct FftwApi<double> {
   static constexpr auto plan_dft = fftw_plan_guru64_dft;
   static constexpr auto plan_r2c = fftw_plan_guru64_dft_r2c;
   static constexpr auto plan_c2r = fftw_plan_guru64_dft_c2r;
+  static constexpr auto plan_r2r = fftw_plan_guru64_r2r;
   static constexpr auto execute_dft = fftw_execute_dft;
   static constexpr auto execute_r2c = fftw_execute_dft_r2c;
   static constexpr auto execute_c2r = fftw_execute_dft_c2r;
+  static constexpr auto execute_r2r = fftw_execute_r2r;
   static constexpr auto destroy = fftw_destroy_plan;
   static constexpr auto export_wisdom = fftw_export_wisdom_to_string;
   static constexpr auto import_wisdom = fftw_import_wisdom_from_string;
@@ -115,9 +117,11 @@ struct FftwApi<float> {
   static constexpr auto plan_dft = fftwf_plan_guru64_dft;
   static constexpr auto plan_r2c = fftwf_plan_guru64_dft_r2c;
   static constexpr auto plan_c2r = fftwf_plan_guru64_dft_c2r;
+  static constexpr auto plan_r2r = fftwf_plan_guru64_r2r;
   static constexpr auto execute_dft = fftwf_execute_dft;
   static constexpr auto execute_r2c = fftwf_execute_dft_r2c;
   static constexpr auto execute_c2r = fftwf_execute_dft_c2r;
+  static constexpr auto execute_r2r = fftwf_execute_r2r;
   static constexpr auto destroy = fftwf_destroy_plan;
   static constexpr auto export_wisdom = fftwf_export_wisdom_to_string;
   static constexpr auto import_wisdom = fftwf_import_wisdom_from_string;
@@ -131,8 +135,9 @@ struct FftwApi<float> {
 };
 
 /// Which transform a plan computes: complex to complex, real to complex (the last transform
-/// dimension's n/2+1 non-negative frequencies, FFTW's convention) or its inverse.
-enum class TransformKind { c2c, r2c, c2r };
+/// dimension's n/2+1 non-negative frequencies, FFTW's convention) or its inverse, or real to
+/// real (FFTW's cosine and sine transforms, a kind per dimension).
+enum class TransformKind { c2c, r2c, c2r, r2r };
 
 /// RAII over one FFTW plan of precision `Real` made with the guru64 interface: a transform over
 /// the `transform` dimensions (one for lines, two for planes, none for a strided copy such as a
@@ -158,6 +163,10 @@ class FftwPlan {
   /// A c2r plan (backward, complex `in` to real `out`; it overwrites `in`).
   FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Complex* in,
            Real* out, Rigor rigor, bool aligned = true);
+  /// An r2r plan: `kinds[d]` along transform dimension d, real `in` to real `out`.
+  FftwPlan(const std::vector<Stride>& transform, const std::vector<fftw_r2r_kind>& kinds,
+           const std::vector<Stride>& batches, Real* in, Real* out, Rigor rigor,
+           bool aligned = true);
   FftwPlan(FftwPlan&& other) noexcept;
   FftwPlan& operator=(FftwPlan&& other) noexcept;
   FftwPlan(const FftwPlan&) = delete;
@@ -177,6 +186,19 @@ class FftwPlan {
   }
   /// Runs a c2r plan; `in` is overwritten.
   void execute(Complex* in, Real* out) const { Api::execute_c2r(plan_, fftw_cast(in), out); }
+  /// Runs an r2r plan; out of place, `in` is only read unless the plan is multi-dimensional
+  /// (FFTW may then overwrite it): the engines run r2r plans in place.
+  void execute(const Real* in, Real* out) const {
+    Api::execute_r2r(plan_, const_cast<Real*>(in), out);
+  }
+  /// Runs a c2c or r2r plan made in place on `data`, another array laid out alike.
+  void execute_in_place(void* data) const {
+    if (kind_ == TransformKind::r2r) {
+      execute(static_cast<Real*>(data), static_cast<Real*>(data));
+    } else {
+      execute(static_cast<Complex*>(data), static_cast<Complex*>(data));
+    }
+  }
   explicit operator bool() const { return plan_ != nullptr; }
 
  private:

@@ -29,22 +29,24 @@ struct BasicPencil3d<Real>::Sweep {
   std::size_t planes = 0;
   std::size_t plane_stride = 0;  // complex numbers between the starts of consecutive planes
   const TransposeStep* unpack = nullptr;
-  bool computes = false;                // the stage's FFTs run in this sweep
-  const FftwPlan<Real>* fft = nullptr;  // made for plane 0, run on each plane; none if empty
+  bool computes = false;  // the stage's FFTs run in this sweep
+  // Made for plane 0, run in order on each plane; none where the stage transforms nothing here.
+  const std::vector<FftwPlan<Real>>* ffts = nullptr;
   const TransposeStep* pack = nullptr;
   ExchangePlan* exchange = nullptr;  // runs after the sweep when it packed
   // Our rank in that exchange when the pack puts our own block straight into recv_ (only in a
   // sweep that unpacks nothing, so no unread block is overwritten), else -1.
   int own_in_place = -1;
   // The first sweep reads the caller's input, the last writes the caller's output; the others
-  // stay in work_. Where no unpack brings a plane, it is copied from `in` or into `out`.
+  // stay in work_. Where no unpack brings a plane, it is copied from `in` or into `out` (when it
+  // is transformed there, or nothing packs it).
   bool from_input = false;
   bool to_output = false;
   // Real input: forward's first sweep reads real planes (r2c), backward's last writes them
   // (c2r), each through real_plane_.
   bool real_in = false;
   bool real_out = false;
-  // A plane's elements: `runs` of `run_length` contiguous elements, for copies and scaling.
+  // A plane's scalars: `runs` of `run_length` contiguous ones, for copies and scaling.
   Loop runs{0, 0};
   std::size_t run_length = 0;
   double scale = 1.0;  // each plane is multiplied by it right after its FFT
@@ -102,6 +104,23 @@ std::vector<Stride> with_fields(std::vector<Stride> batches, std::size_t batch) 
   return batches;
 }
 
+// The loops of complex data seen as reals (an r2r transform of the real and the imaginary
+// parts): every stride doubles.
+std::vector<Stride> as_reals(std::vector<Stride> loops) {
+  for (Stride& loop : loops) {
+    loop.stride *= 2;
+    if (loop.output_stride != Stride::kSameAsInput) loop.output_stride *= 2;
+  }
+  return loops;
+}
+
+// Real input and an r2c last axis are one thing; either option sets both.
+Pencil3dOptions with_real_input(Pencil3dOptions options) {
+  if (options.real_input) options.axes[2] = AxisKind::r2c;
+  options.real_input = options.axes[2] == AxisKind::r2c;
+  return options;
+}
+
 // r2c transforms the z lines of n2 reals into n2/2+1 complex points.
 Shape3 complex_shape(const Shape3& shape, bool real_input) {
   return real_input ? Shape3{shape[0], shape[1], shape[2] / 2 + 1} : shape;
@@ -114,14 +133,18 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
                                    const ProcGrid& grid, const Pencil3dOptions& options)
     : comm_(topology.comm()),
       shape_(shape),
-      geometry_(complex_shape(shape, options.real_input), grid_of_job(grid, topology.size()),
-                topology.rank(),
+      geometry_(complex_shape(shape, with_real_input(options).real_input),
+                grid_of_job(grid, topology.size()), topology.rank(),
                 options.natural_output ? PencilOutput::natural : PencilOutput::transposed),
-      options_(options),
+      options_(with_real_input(options)),
       input_box_(geometry_.input_box()),
-      element_bytes_(options.batch * sizeof(Complex)) {
+      real_data_(std::none_of(
+          options_.axes.begin(), options_.axes.end(),
+          [](AxisKind axis) { return axis == AxisKind::dft || axis == AxisKind::r2c; })),
+      scalar_bytes_(real_data_ ? sizeof(Real) : sizeof(Complex)),
+      element_bytes_(options.batch * scalar_bytes_) {
   if (options.batch == 0) throw std::logic_error("a pencil plan of a batch of 0 fields");
-  if (options.real_input) input_box_.extent[2] = shape[2];
+  if (options_.real_input) input_box_.extent[2] = shape[2];
   // Row transpose among the p1 ranks of row a; column transpose among the p0 ranks of column b.
   const int row = geometry_.row();
   const int column = geometry_.column();
@@ -152,10 +175,10 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
   make_plan(*column_, *column_topology_, options.column_exchange, own_block_left[1]);
   // One pair of buffers serves both transposes; the row exchange's memory, when there is one.
   ExchangePlan* owner = row_->exchange ? row_->exchange.get() : column_->exchange.get();
-  send_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);
-  recv_ = ExchangeArray<Complex>(owner, geometry_.buffer_elements() * options.batch);
-  work_ = ExchangeArray<Complex>(nullptr, geometry_.data_elements() * options.batch);
-  if (options.real_input) real_plane_.resize(input_box_.extent[1] * shape[2] * options.batch);
+  send_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
+  recv_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
+  work_ = ExchangeArray<Complex>(nullptr, complex_units(geometry_.data_elements()));
+  if (options_.real_input) real_plane_.resize(input_box_.extent[1] * shape[2] * options.batch);
 
   forward_ = compile(false);
   backward_ = compile(true);
@@ -165,6 +188,11 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
 
 template <typename Real>
 BasicPencil3d<Real>::~BasicPencil3d() = default;
+
+template <typename Real>
+std::size_t BasicPencil3d<Real>::complex_units(std::size_t points) const {
+  return (points * element_bytes_ + sizeof(Complex) - 1) / sizeof(Complex);
+}
 
 // The sweeps pencil_schedule() lays out for one direction, with the transposes, exchanges and
 // plane sizes they use here. plan_ffts() then gives them their FFTs.
@@ -192,6 +220,20 @@ auto BasicPencil3d<Real>::compile(bool backward) const -> std::vector<Sweep> {
     }
     sweep.from_input = plan.from_input;
     sweep.to_output = plan.to_output;
+    // A plane is two loops (transform and batch): runs of the unit-stride one, the other apart.
+    // An empty stage has no planes to copy or scale (and loops of stride 0).
+    const PencilStage& stage = geometry_.stage(plan.stage);
+    if (stage.box.elements() == 0) {
+      schedule.push_back(sweep);
+      continue;
+    }
+    std::vector<Loop> loops = stage.transform;
+    loops.insert(loops.end(), stage.batches.begin(), stage.batches.end());
+    if (loops.size() != 2) throw std::logic_error("a pencil plane is not two loops");
+    if (loops[0].stride < loops[1].stride) std::swap(loops[0], loops[1]);
+    if (loops[1].stride != 1) throw std::logic_error("a pencil plane has no unit-stride loop");
+    sweep.runs = {loops[0].count, loops[0].stride * options_.batch};
+    sweep.run_length = loops[1].count * options_.batch;
     schedule.push_back(sweep);
   }
   return schedule;
@@ -209,8 +251,8 @@ template <typename Real>
 TransformTraffic BasicPencil3d<Real>::traffic(bool backward) const {
   // The caller's arrays: the input side (real for r2c) and the complex output side.
   const std::size_t input_side =
-      input_scalars() * (options_.real_input ? sizeof(Real) : sizeof(Complex));
-  const std::size_t output_side = output_scalars() * sizeof(Complex);
+      input_scalars() * (options_.real_input ? sizeof(Real) : scalar_bytes_);
+  const std::size_t output_side = output_scalars() * scalar_bytes_;
   const std::size_t moved = pencil_bytes_moved(
       geometry_, pencil_schedule(geometry_, backward, leaves_own_block()), element_bytes_,
       backward ? output_side : input_side, backward ? input_side : output_side);
@@ -226,109 +268,140 @@ TransformTraffic BasicPencil3d<Real>::traffic(bool backward) const {
 }
 
 // Gives the computing sweeps of `schedule` their plane plans (none where the stage holds
-// nothing: FFTW cannot plan 0 points) and the last of them its scaling (on a rank whose last
-// stage is empty, none: an earlier stage's data is scaled where it arrives). Where no unpack
-// brought a plane (the first sweep reads `in`, a last one without unpack writes `out`), the
-// plane is copied into place while in cache and transformed there: in-place plans measured
-// ~10% faster than out-of-place ones for the first stage's 2D planes. Real planes go through
-// real_plane_ (r2c out of it, c2r into it), which is aligned for FFTW wherever the caller's
-// plane starts. The first and the last sweep are never one, so in-place calls (in == out) work.
+// nothing, since FFTW cannot plan 0 points, or transforms nothing) and the last sweep that
+// transforms its scaling (on a rank whose last stage is empty, none: an earlier stage's data is
+// scaled where it arrives). Where no unpack brought a plane (the first sweep reads `in`, a last
+// one without unpack writes `out`), the plane is copied into place while in cache and
+// transformed there: in-place plans measured ~10% faster than out-of-place ones for the first
+// stage's 2D planes. Real planes go through real_plane_ (r2c out of it, c2r into it), which is
+// aligned for FFTW wherever the caller's plane starts. The first and the last sweep are never
+// one, so in-place calls (in == out) work.
 template <typename Real>
 void BasicPencil3d<Real>::plan_ffts(std::vector<Sweep>& schedule, Direction direction) {
   const bool real = options_.real_input;
   schedule.front().real_in = real && direction == Direction::forward;
   schedule.back().real_out = real && direction == Direction::backward;
-  const std::size_t batch = options_.batch;
-  const RealSide real_side{geometry_.shape()[2], shape_[2]};
+  const auto transforms = [&](std::size_t stage) {
+    const std::vector<int>& axes = geometry_.stage(stage).axes;
+    return std::any_of(axes.begin(), axes.end(), [&](int axis) {
+      return options_.axes[static_cast<std::size_t>(axis)] != AxisKind::none;
+    });
+  };
   Sweep* last_fft = nullptr;  // the same stage on every rank, so each point is scaled once
   for (Sweep& sweep : schedule) {
-    const PencilStage& stage = geometry_.stage(sweep.stage);
-    if (!sweep.computes) continue;
+    if (!sweep.computes || !transforms(sweep.stage)) continue;
     last_fft = &sweep;
-    if (stage.box.elements() == 0) continue;
-    const auto [plan, made] = plane_plans_.try_emplace(std::make_pair(direction, sweep.stage));
-    if (made) {
+    if (geometry_.stage(sweep.stage).box.elements() == 0) continue;
+    const auto key = std::make_pair(direction, sweep.stage);
+    if (!plane_plans_.count(key)) {
       // Planes at offsets FFTW's SIMD alignment does not divide (float, odd planes) need plans
       // made for any alignment; complex doubles are always aligned alike.
-      const bool aligned = sweep.plane_stride * sizeof(Complex) % 16 == 0;
-      const bool r2c_stage = real && sweep.stage == 0;
-      const RealSide* side = r2c_stage ? &real_side : nullptr;
-      const bool forward = direction == Direction::forward;
-      const std::vector<Stride> transform = strides(stage.transform, batch, side, forward);
-      const std::vector<Stride> loops =
-          with_fields(strides(stage.batches, batch, side, forward), batch);
-      if (!r2c_stage) {
-        plan->second = FftwPlan<Real>(transform, loops, work_.data(), work_.data(), direction,
-                                      options_.rigor, aligned);
-      } else if (forward) {
-        plan->second = FftwPlan<Real>(transform, loops, real_plane_.data(), work_.data(),
-                                      options_.rigor, aligned);
-      } else {
-        plan->second = FftwPlan<Real>(transform, loops, work_.data(), real_plane_.data(),
-                                      options_.rigor, aligned);
-      }
+      const bool aligned = sweep.plane_stride * scalar_bytes_ % 16 == 0;
+      plane_plans_[key] = plan_stage(sweep.stage, direction, aligned);
     }
-    sweep.fft = &plan->second;
-    // A plane is two loops (transform and batch): runs of the unit-stride one, the other apart.
-    std::vector<Loop> loops = stage.transform;
-    loops.insert(loops.end(), stage.batches.begin(), stage.batches.end());
-    if (loops.size() != 2) throw std::logic_error("a pencil plane is not two loops");
-    if (loops[0].stride < loops[1].stride) std::swap(loops[0], loops[1]);
-    if (loops[1].stride != 1) throw std::logic_error("a pencil plane has no unit-stride loop");
-    sweep.runs = {loops[0].count, loops[0].stride * batch};
-    sweep.run_length = loops[1].count * batch;
+    sweep.ffts = &plane_plans_[key];
   }
-  if (last_fft == nullptr || last_fft->fft == nullptr) return;  // nothing here to scale
-  last_fft->scale = scale_factor(options_.scaling, direction, shape_[0] * shape_[1] * shape_[2]);
+  if (last_fft == nullptr || last_fft->ffts == nullptr) return;  // nothing here to scale
+  last_fft->scale =
+      scale_factor(options_.scaling, direction,
+                   logical_points({options_.axes.begin(), options_.axes.end()}, shape_));
+}
+
+// The FFTW plans of one plane of `stage`, in the order they run. The dft family (dft and r2c
+// axes) is one plan, as FFTW's multi-dimensional r2c is (the r2c along z, c2c along the
+// others), and the r2r axes another (a kind per axis); each takes the other's axes and the
+// none axes as loops. Forward runs the dft family first, so the r2c makes the complex data the
+// r2r axes transform; backward the reverse, so the c2r comes last.
+template <typename Real>
+std::vector<FftwPlan<Real>> BasicPencil3d<Real>::plan_stage(std::size_t index, Direction direction,
+                                                            bool aligned) {
+  const PencilStage& stage = geometry_.stage(index);
+  const bool forward = direction == Direction::forward;
+  const std::size_t batch = options_.batch;
+  std::vector<Loop> dft_axes, dft_loops = stage.batches, r2r_axes, r2r_loops = stage.batches;
+  std::vector<fftw_r2r_kind> kinds;
+  bool r2c = false;
+  for (std::size_t i = 0; i < stage.transform.size(); ++i) {
+    const AxisKind axis = options_.axes[static_cast<std::size_t>(stage.axes[i])];
+    const Loop& loop = stage.transform[i];
+    const bool dft_family = axis == AxisKind::dft || axis == AxisKind::r2c;
+    r2c = r2c || axis == AxisKind::r2c;
+    (dft_family ? dft_axes : dft_loops).push_back(loop);
+    (is_real_to_real(axis) ? r2r_axes : r2r_loops).push_back(loop);
+    if (is_real_to_real(axis)) kinds.push_back(fftw_kind(axis, !forward));
+  }
+  std::vector<FftwPlan<Real>> plans;
+  const auto plan_dft = [&] {
+    if (dft_axes.empty()) return;
+    const RealSide real_side{geometry_.shape()[2], shape_[2]};
+    const RealSide* side = r2c ? &real_side : nullptr;
+    const std::vector<Stride> transform = strides(dft_axes, batch, side, forward);
+    const std::vector<Stride> loops = with_fields(strides(dft_loops, batch, side, forward), batch);
+    if (!r2c) {
+      plans.emplace_back(transform, loops, work_.data(), work_.data(), direction, options_.rigor,
+                         aligned);
+    } else if (forward) {
+      plans.emplace_back(transform, loops, real_plane_.data(), work_.data(), options_.rigor,
+                         aligned);
+    } else {
+      plans.emplace_back(transform, loops, work_.data(), real_plane_.data(), options_.rigor,
+                         aligned);
+    }
+  };
+  const auto plan_r2r = [&] {
+    if (r2r_axes.empty()) return;
+    std::vector<Stride> transform = strides(r2r_axes, batch, nullptr, forward);
+    std::vector<Stride> loops = with_fields(strides(r2r_loops, batch, nullptr, forward), batch);
+    if (!real_data_) {  // the real and the imaginary parts, apart
+      transform = as_reals(transform);
+      loops = as_reals(loops);
+      loops.push_back({2, 1, 1});
+    }
+    auto* data = reinterpret_cast<Real*>(work_.data());
+    plans.emplace_back(transform, kinds, loops, data, data, options_.rigor, aligned);
+  };
+  if (forward) {
+    plan_dft();
+    plan_r2r();
+  } else {
+    plan_r2r();
+    plan_dft();
+  }
+  return plans;
 }
 
 template <typename Real>
 void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
-  const Complex* from = step.from_input ? static_cast<const Complex*>(in) : work_.data();
-  Complex* to = step.to_output && !step.real_out ? static_cast<Complex*>(out) : work_.data();
+  auto* work = reinterpret_cast<std::byte*>(work_.data());
+  const auto* from = step.from_input ? static_cast<const std::byte*>(in) : work;
+  std::byte* to = step.to_output && !step.real_out ? static_cast<std::byte*>(out) : work;
+  const bool transforms = step.ffts != nullptr;
   // Once unpacked or transformed a plane is in `to`; a sweep that only packs reads `from`.
-  const Complex* packed = step.unpack != nullptr || step.fft != nullptr ? to : from;
+  const std::byte* packed = step.unpack != nullptr || transforms ? to : from;
+  const bool copy_in =
+      step.unpack == nullptr && from != to && !step.real_in && (transforms || step.pack == nullptr);
   auto* send = reinterpret_cast<std::byte*>(send_.data());
   auto* recv = reinterpret_cast<std::byte*>(recv_.data());
-  const std::size_t real_plane = real_plane_.size();
   for (std::size_t plane = 0; plane < step.planes; ++plane) {
+    const std::size_t start = plane * step.plane_stride * scalar_bytes_;
     if (step.unpack != nullptr) {
       const ScopedPhase timed(timer_, "transpose");
-      step.unpack->unpack(recv, reinterpret_cast<std::byte*>(to), plane, element_bytes_);
+      step.unpack->unpack(recv, to, plane, element_bytes_);
     }
-    if (step.fft != nullptr) {
+    if (copy_in) {
+      const ScopedPhase timed(timer_, transforms ? "compute" : "transpose");
+      for (std::size_t i = 0; i < step.runs.count; ++i) {
+        const std::size_t offset = start + i * step.runs.stride * scalar_bytes_;
+        copy_bytes(to + offset, from + offset, step.run_length * scalar_bytes_);
+      }
+    }
+    if (transforms) {
       const ScopedPhase timed(timer_, "compute");
-      const std::size_t start = plane * step.plane_stride;
-      Complex* target = to + start;
-      if (step.real_in) {
-        std::copy_n(static_cast<const Real*>(in) + plane * real_plane, real_plane,
-                    real_plane_.data());
-        step.fft->execute(real_plane_.data(), target);
-      } else if (step.real_out) {
-        step.fft->execute(target, real_plane_.data());
-        Real* real = static_cast<Real*>(out) + plane * real_plane;
-        const auto scale = static_cast<Real>(step.scale);
-        for (std::size_t i = 0; i < real_plane; ++i)
-          real[i] = real_plane_[i] * scale;
-      } else {
-        const bool copy_in = step.unpack == nullptr && from != to;
-        for (std::size_t i = 0; copy_in && i < step.runs.count; ++i) {
-          const std::size_t offset = start + i * step.runs.stride;
-          copy_elements(to + offset, from + offset, step.run_length);
-        }
-        step.fft->execute(target, target);
-      }
-      const auto scale = static_cast<Real>(step.scale);
-      for (std::size_t i = 0; !step.real_out && step.scale != 1.0 && i < step.runs.count; ++i) {
-        Complex* run = target + i * step.runs.stride;
-        for (std::size_t j = 0; j < step.run_length; ++j)
-          run[j] *= scale;
-      }
+      transform_plane(step, plane, to + start, in, out);
     }
     if (step.pack != nullptr) {
       const ScopedPhase timed(timer_, "transpose");
-      step.pack->pack(reinterpret_cast<const std::byte*>(packed), send, plane, element_bytes_,
-                      step.own_in_place, recv);
+      step.pack->pack(packed, send, plane, element_bytes_, step.own_in_place, recv);
     }
   }
   if (step.exchange != nullptr) {
@@ -341,6 +414,41 @@ void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
   }
 }
 
+// The stage's plans on one plane at `target`, then its scaling. A real plane (r2c forward,
+// c2r backward) goes through real_plane_ from the caller's input or into the caller's output.
+template <typename Real>
+void BasicPencil3d<Real>::transform_plane(const Sweep& step, std::size_t plane, std::byte* target,
+                                          const void* in, void* out) {
+  const std::vector<FftwPlan<Real>>& plans = *step.ffts;
+  const std::size_t real_plane = real_plane_.size();
+  auto* complex_target = reinterpret_cast<Complex*>(target);
+  const auto scale = static_cast<Real>(step.scale);
+  if (step.real_in) {
+    std::copy_n(static_cast<const Real*>(in) + plane * real_plane, real_plane, real_plane_.data());
+    plans.front().execute(real_plane_.data(), complex_target);
+    for (std::size_t k = 1; k < plans.size(); ++k)
+      plans[k].execute_in_place(target);
+  } else if (step.real_out) {
+    for (std::size_t k = 0; k + 1 < plans.size(); ++k)
+      plans[k].execute_in_place(target);
+    plans.back().execute(complex_target, real_plane_.data());
+    Real* real = static_cast<Real*>(out) + plane * real_plane;
+    for (std::size_t i = 0; i < real_plane; ++i)
+      real[i] = real_plane_[i] * scale;
+    return;
+  } else {
+    for (const FftwPlan<Real>& plan : plans)
+      plan.execute_in_place(target);
+  }
+  if (step.scale == 1.0) return;
+  const std::size_t reals_per_scalar = scalar_bytes_ / sizeof(Real);
+  for (std::size_t i = 0; i < step.runs.count; ++i) {
+    Real* run = reinterpret_cast<Real*>(target + i * step.runs.stride * scalar_bytes_);
+    for (std::size_t j = 0; j < step.run_length * reals_per_scalar; ++j)
+      run[j] *= scale;
+  }
+}
+
 template <typename Real>
 void BasicPencil3d<Real>::run(const std::vector<Sweep>& schedule, const void* in, void* out) {
   for (const Sweep& step : schedule)
@@ -348,14 +456,14 @@ void BasicPencil3d<Real>::run(const std::vector<Sweep>& schedule, const void* in
 }
 
 template <typename Real>
-void BasicPencil3d<Real>::forward(const void* in, Complex* out) {
+void BasicPencil3d<Real>::forward(const void* in, void* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
   run(forward_, in, out);
 }
 
 template <typename Real>
-void BasicPencil3d<Real>::backward(const Complex* in, void* out) {
+void BasicPencil3d<Real>::backward(const void* in, void* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
   run(backward_, in, out);
@@ -382,9 +490,9 @@ void BasicPencil3d<Real>::backward() {
 template <typename Real>
 std::size_t BasicPencil3d<Real>::in_place_elements() const {
   const std::size_t input_bytes =
-      input_scalars() * (options_.real_input ? sizeof(Real) : sizeof(Complex));
-  const std::size_t bytes = std::max(input_bytes, output_scalars() * sizeof(Complex));
-  return (bytes + sizeof(Complex) - 1) / sizeof(Complex);
+      input_scalars() * (options_.real_input ? sizeof(Real) : scalar_bytes_);
+  const std::size_t bytes = std::max(input_bytes, output_scalars() * scalar_bytes_);
+  return (bytes + scalar_bytes_ - 1) / scalar_bytes_;
 }
 
 template <typename Real>

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "axis_kinds.hpp"
 #include "exchange.hpp"
 #include "exchange_buffer.hpp"
 #include "fft_phases.hpp"
@@ -27,8 +28,13 @@ struct Pencil3dOptions {
   bool natural_output = false;      // forward output back in the input layout (two more transposes)
   Scaling scaling = Scaling::none;  // applied in the last FFT stage of each direction
   // Real input (r2c forward, c2r backward): the z FFTs of stage 0 take n2 reals to n2/2+1
-  // complex points, so every transpose moves the n0 x n1 x (n2/2+1) complex array.
+  // complex points, so every transpose moves the n0 x n1 x (n2/2+1) complex array. The same as
+  // axes[2] = r2c; either sets both.
   bool real_input = false;
+  // What each axis does (a2afft::AxisKind), x first. r2r axes transform the real and the
+  // imaginary parts apart on complex data; with no dft or r2c axis the data is real throughout
+  // (r2r), and every stage moves `batch` reals per point. `none` axes are left as they are.
+  std::array<AxisKind, 3> axes{AxisKind::dft, AxisKind::dft, AxisKind::dft};
   // Fields transformed together, interleaved (field fastest: element i of field f at
   // i * batch + f): each point of every stage is `batch` values, so one exchange per transpose
   // moves all fields, and every FFT plan runs over the fields as its innermost loop.
@@ -72,6 +78,8 @@ class BasicPencil3d {
   const Shape3& shape() const { return shape_; }
   std::size_t batch() const { return options_.batch; }
   bool real_input() const { return options_.real_input; }
+  /// True when no axis is dft or r2c: real arrays in, through every stage, and out.
+  bool real_data() const { return real_data_; }
   /// This rank's part of the input (and of the backward output), stored row-major. May be empty.
   /// For real input, its dimension 2 has all n2 points.
   const Box3& input_box() const { return input_box_; }
@@ -80,11 +88,12 @@ class BasicPencil3d {
   const Box3& output_box() const { return geometry_.output_box(); }
   /// True when the output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const { return geometry_.output_is_y_major(); }
-  /// Scalars (Real for real input, else Complex) of the local input, and Complex of the output:
-  /// the box's points times the batch.
+  /// Scalars (Real for real input or data, else Complex) of the local input, and of the output
+  /// (Real for real data, else Complex): the box's points times the batch.
   std::size_t input_scalars() const { return input_box_.elements() * options_.batch; }
   std::size_t output_scalars() const { return output_box().elements() * options_.batch; }
-  /// Complex numbers an array needs for in-place transforms: the larger of the two sides.
+  /// Scalars of the output's type (Complex; Real for real data) an array needs for in-place
+  /// transforms: the larger of the two sides.
   std::size_t in_place_elements() const;
   /// Bytes of the plan's own arrays on this rank: the work array (the largest stage), the
   /// exchanges' send and receive buffers (shared by both transposes) and, for real input, one
@@ -92,15 +101,16 @@ class BasicPencil3d {
   std::size_t workspace_bytes() const;
 
   /// Forward transform of `in` (input_scalars(), row-major) into `out` (output_scalars(), in
-  /// the output order, see output_is_y_major()): `in` holds Complex, or Real for real input.
+  /// the output order, see output_is_y_major()): `in` holds Complex, or Real for real input or
+  /// data; `out` Complex, or Real for real data.
   /// Out of place (arrays apart; `in` is only read) or in place (in == out, holding
   /// in_place_elements()). Both 16-byte aligned, as new, malloc, std::vector and fftw_malloc
   /// give; otherwise throws UsageError on the rank that passed them. Collective over the plan's
   /// ranks; allocates and plans nothing.
-  void forward(const void* in, Complex* out);
+  void forward(const void* in, void* out);
   /// Backward transform of `in` (output_scalars(), in the output order) into `out`
-  /// (input_scalars(), row-major: Complex, or Real for real input); otherwise as forward().
-  void backward(const Complex* in, void* out);
+  /// (input_scalars(), row-major); otherwise as forward().
+  void backward(const void* in, void* out);
 
   /// An array of in_place_elements() owned by the plan, allocated (zeroed) on the first call,
   /// for callers without arrays of their own; forward() and backward() transform it in place.
@@ -136,8 +146,13 @@ class BasicPencil3d {
   std::vector<Sweep> compile(bool backward) const;
   std::array<bool, 2> leaves_own_block() const;  // of the row and the column exchange
   void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
+  std::vector<FftwPlan<Real>> plan_stage(std::size_t stage, Direction direction, bool aligned);
+  // Bytes of `points` points of every field, and the complex numbers that hold them.
+  std::size_t complex_units(std::size_t points) const;
   void run(const std::vector<Sweep>& schedule, const void* in, void* out);
   void sweep(const Sweep& step, const void* in, void* out);
+  void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
+                       void* out);
   // data(), which must hold `elements` (it does once data() was called).
   const Complex* own_array(std::size_t elements) const;
 
@@ -146,7 +161,9 @@ class BasicPencil3d {
   PencilGeometry geometry_;
   Pencil3dOptions options_;
   Box3 input_box_;
-  std::size_t element_bytes_;  // one point of every field: batch * sizeof(Complex)
+  bool real_data_;             // no dft or r2c axis: reals through every stage
+  std::size_t scalar_bytes_;   // one value of the moved array: sizeof(Complex), or sizeof(Real)
+  std::size_t element_bytes_;  // one point of every field: batch * scalar_bytes_
   // Every stage between the first sweep and the last; heap memory of huge pages where the
   // kernel gives them (allocate_aligned), for the strided FFTs' TLB.
   ExchangeArray<Complex> work_;
@@ -158,8 +175,9 @@ class BasicPencil3d {
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;
   std::unique_ptr<Transpose> column_;
-  // One plane of a stage each, run at every plane: [direction, stage].
-  std::map<std::pair<Direction, std::size_t>, FftwPlan<Real>> plane_plans_;
+  // The plans of one plane of a stage, run in order at every plane: [direction, stage]. Absent
+  // where the stage transforms nothing here (none axes, or an empty box).
+  std::map<std::pair<Direction, std::size_t>, std::vector<FftwPlan<Real>>> plane_plans_;
   std::vector<Sweep> forward_;  // planned at construction; forward() only walks it
   std::vector<Sweep> backward_;
   PhaseTimer* timer_ = nullptr;

@@ -42,15 +42,17 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
   // (whose planes are y), n1 * q2 in the x-major one (whose "planes" are the y columns, q2
   // apart). Without a row transpose stage 0's FFT is a single 2D plan over [y][z] planes.
   const std::size_t q2 = z_part.count;
-  stages_[0] = has_row_transpose()
-                   ? PencilStage{box0,         false,
-                                 x_part.count, y_part.count * n2,
-                                 {{n2, 1}},    {{y_part.count, n2}}}
-                   : PencilStage{box0, false, x_part.count, n1 * n2, {{n1, n2}, {n2, 1}}, {}};
-  stages_[1] = {box1, false, x_part.count, n1 * q2, {{n1, q2}}, {{q2, 1}}};
+  stages_[0] =
+      has_row_transpose()
+          ? PencilStage{box0,         false,
+                        x_part.count, y_part.count * n2,
+                        {{n2, 1}},    {{y_part.count, n2}},
+                        {2}}
+          : PencilStage{box0, false, x_part.count, n1 * n2, {{n1, n2}, {n2, 1}}, {}, {1, 2}};
+  stages_[1] = {box1, false, x_part.count, n1 * q2, {{n1, q2}}, {{q2, 1}}, {1}};
   stages_[2] = has_column_transpose()
-                   ? PencilStage{box2, true, y_late.count, n0 * q2, {{n0, q2}}, {{q2, 1}}}
-                   : PencilStage{box2, false, n1, q2, {{n0, n1 * q2}}, {{q2, 1}}};
+                   ? PencilStage{box2, true, y_late.count, n0 * q2, {{n0, q2}}, {{q2, 1}}, {0}}
+                   : PencilStage{box2, false, n1, q2, {{n0, n1 * q2}}, {{q2, 1}}, {0}};
 
   row_ = {box0.extent, box1.extent, 2, n2, 1, n1, grid.columns, false};
   // x, gathered, is axis 1 of the y-major stage 2 and axis 0 of the x-major one (p0 = 1, where

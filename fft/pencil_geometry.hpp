@@ -37,6 +37,8 @@ struct PencilStage {
   std::size_t plane_stride = 0;
   std::vector<Loop> transform;
   std::vector<Loop> batches;
+  /// The array axis (0: x, 1: y, 2: z) each `transform` loop runs along.
+  std::vector<int> axes;
 
   /// The box's extent in the stored order.
   Shape3 stored_extent() const {

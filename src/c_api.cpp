@@ -158,6 +158,20 @@ void read_shared(const Given& given, a2afft::PlanOptions& options) {
   options.batch = given.batch;
 }
 
+// The axes of a C `transforms` string (NULL: none given, so the kind's defaults), agreed on every
+// rank: a word one rank cannot read fails every rank's call, naming it.
+std::vector<a2afft::AxisKind> axes_of(MPI_Comm comm, const char* transforms, const char* who) {
+  std::vector<a2afft::AxisKind> axes;
+  std::string failure;
+  try {
+    if (transforms != nullptr) axes = a2afft::parse_axis_kinds(transforms);
+  } catch (const a2afft::UsageError& error) {
+    failure = std::string(who) + ": options->transforms: " + error.what();
+  }
+  agree(comm, failure, who);
+  return axes;
+}
+
 // Creates a plan: the arguments agreed on every rank first, then make() builds it.
 template <typename Plan, typename Options, typename Make>
 int create(MPI_Comm comm, const Options* options, void (*init)(Options*), Plan** plan,
@@ -327,6 +341,7 @@ int a2afft_fft3d_create(MPI_Comm comm, const size_t shape[3], const a2afft_fft3d
         a2afft::Fft3dOptions cpp;
         read_shared(given, cpp);
         cpp.kind = static_cast<a2afft::Kind>(given.kind);
+        cpp.axes = axes_of(comm, given.transforms, who);
         cpp.grid = {given.grid[0], given.grid[1]};
         cpp.row_exchange = text_or(given.row_exchange, "auto");
         cpp.column_exchange = text_or(given.column_exchange, "auto");
@@ -354,6 +369,7 @@ int a2afft_fft2d_create(MPI_Comm comm, const size_t shape[2], const a2afft_fft2d
                   a2afft::Fft2dOptions cpp;
                   read_shared(given, cpp);
                   cpp.kind = static_cast<a2afft::Kind>(given.kind);
+                  cpp.axes = axes_of(comm, given.transforms, who);
                   cpp.exchange = text_or(given.exchange, "auto");
                   cpp.output = static_cast<a2afft::Fft2dOutput>(given.output);
                   return new a2afft_fft2d_plan{a2afft::Fft2d(comm, {shape[0], shape[1]}, cpp), {}};

@@ -79,7 +79,7 @@ void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who)
 
 void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batch,
                                 std::string_view who) {
-  check_enum(static_cast<int>(kind), 2, "kind", "c2c (0) or r2c (1)", who);
+  check_enum(static_cast<int>(kind), 3, "kind", "c2c (0), r2c (1) or r2r (2, with axes)", who);
   check_enum(static_cast<int>(precision), 2, "precision",
              "double_precision (0) or single_precision (1)", who);
   if (batch == 0) {
@@ -88,20 +88,27 @@ void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batc
   }
 }
 
-void check_overload(Precision expected_precision, Kind kind, Precision precision, bool real_side,
-                    std::string_view who, std::string_view call) {
-  if (expected_precision == precision && (kind == Kind::r2c) == real_side) return;
+RealSides real_sides(Kind kind, bool forward) {
+  if (kind == Kind::r2r) return {true, true};
+  if (kind == Kind::r2c) return {forward, !forward};
+  return {false, false};
+}
+
+void check_overload(Precision expected_precision, Kind kind, Precision precision, RealSides sides,
+                    bool forward, std::string_view who, std::string_view call) {
+  const RealSides fitting_sides = real_sides(kind, forward);
+  if (expected_precision == precision && sides == fitting_sides) return;
   // The plan's precision names the overload to call, not the one called.
   const bool single = expected_precision == Precision::single_precision;
-  const std::string complex_type = single ? "ComplexFloat" : "Complex";
   const std::string real_type = single ? "float" : "double";
-  const bool forward = call.find("forward") != std::string_view::npos;
-  const std::string fitting = kind == Kind::c2c
-                                  ? "(const " + complex_type + "*, " + complex_type + "*)"
-                                  : (forward ? "(const " + real_type + "*, " + complex_type + "*)"
-                                             : "(const " + complex_type + "*, " + real_type + "*)");
+  const auto type = [&](bool real) {
+    return real ? real_type : single ? "ComplexFloat" : "Complex";
+  };
+  const std::string fitting =
+      "(const " + type(fitting_sides.first) + "*, " + type(fitting_sides.second) + "*)";
+  const std::string kind_name = kind == Kind::c2c ? "c2c" : kind == Kind::r2c ? "r2c" : "r2r";
   throw UsageError(std::string(who) + ": " + std::string(call) + " does not fit this plan, a " +
-                   (kind == Kind::r2c ? "r2c" : "c2c") + " " + real_type + " transform; call " +
+                   kind_name + " " + real_type + " transform; call " +
                    std::string(call.substr(0, call.find('('))) + fitting);
 }
 

@@ -50,11 +50,17 @@ void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who)
 void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batch,
                                 std::string_view who);
 
-/// Throws UsageError unless a forward/backward overload of `precision` with (`real_side`) or
-/// without a real array fits a plan of `kind` and `expected_precision`; the message names the
-/// overload to call. `call` is the overload called, e.g. "Fft3d::forward(const float*, ...)".
-void check_overload(Precision expected_precision, Kind kind, Precision precision, bool real_side,
-                    std::string_view who, std::string_view call);
+/// Which arrays of an overload are real: {in, out}.
+using RealSides = std::pair<bool, bool>;
+/// The real sides a plan of `kind` takes `forward` (or backward): none for c2c, the input
+/// forward and the output backward for r2c, both for r2r.
+RealSides real_sides(Kind kind, bool forward);
+
+/// Throws UsageError unless a forward/backward overload of `precision` whose arrays are real as
+/// `sides` says fits a plan of `kind` and `expected_precision`; the message names the overload
+/// to call. `call` is the overload called, e.g. "Fft3d::forward(const float*, ...)".
+void check_overload(Precision expected_precision, Kind kind, Precision precision, RealSides sides,
+                    bool forward, std::string_view who, std::string_view call);
 /// The Precision of `Real`.
 template <typename Real>
 constexpr Precision precision_of =
@@ -66,9 +72,9 @@ template <typename In, typename Out>
 using real_of = std::conditional_t<std::is_same_v<In, Complex> || std::is_same_v<Out, Complex> ||
                                        std::is_same_v<In, double> || std::is_same_v<Out, double>,
                                    double, float>;
-/// Whether an overload takes a real array (r2c's input or c2r's output).
+/// Which of an overload's arrays are real.
 template <typename In, typename Out>
-constexpr bool has_real_side = std::is_floating_point_v<In> || std::is_floating_point_v<Out>;
+constexpr RealSides real_sides_of{std::is_floating_point_v<In>, std::is_floating_point_v<Out>};
 
 /// "(const double*, Complex*)": an overload's arguments, for messages.
 template <typename T>
@@ -89,8 +95,8 @@ std::string signature() {
 template <typename In, typename Out>
 std::string checked_call(Precision precision, Kind kind, bool forward, std::string_view who) {
   const std::string call = std::string(who) + "::" + (forward ? "forward" : "backward");
-  check_overload(precision, kind, precision_of<real_of<In, Out>>, has_real_side<In, Out>, who,
-                 call + signature<In, Out>());
+  check_overload(precision, kind, precision_of<real_of<In, Out>>, real_sides_of<In, Out>, forward,
+                 who, call + signature<In, Out>());
   return call;
 }
 
@@ -107,7 +113,10 @@ constexpr std::size_t complex_bytes(Precision precision) {
   return precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex);
 }
 constexpr std::size_t input_scalar_bytes(Kind kind, Precision precision) {
-  return kind == Kind::r2c ? complex_bytes(precision) / 2 : complex_bytes(precision);
+  return kind == Kind::c2c ? complex_bytes(precision) : complex_bytes(precision) / 2;
+}
+constexpr std::size_t output_scalar_bytes(Kind kind, Precision precision) {
+  return kind == Kind::r2r ? complex_bytes(precision) / 2 : complex_bytes(precision);
 }
 
 /// Why arrays of `in_bytes` and `out_bytes` cannot serve a call that reads `in_needed` and
@@ -125,6 +134,8 @@ void dispatch(Kind kind, Precision precision, bool forward, const void* in, void
     using C = std::complex<Real>;
     if (kind == Kind::c2c) {
       f(static_cast<const C*>(in), static_cast<C*>(out));
+    } else if (kind == Kind::r2r) {
+      f(static_cast<const Real*>(in), static_cast<Real*>(out));
     } else if (forward) {
       f(static_cast<const Real*>(in), static_cast<C*>(out));
     } else {

@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "axes.hpp"
 #include "collective_checks.hpp"
 #include "error.hpp"
 #include "fft_core.hpp"
@@ -24,9 +25,20 @@ std::size_t Transform::input_scalar_bytes() const {
   return detail::library::input_scalar_bytes(kind, precision);
 }
 
+std::size_t Transform::output_scalar_bytes() const {
+  return detail::library::output_scalar_bytes(kind, precision);
+}
+
 std::string Transform::to_string() const {
-  std::string text = std::string(kind == Kind::r2c ? "r2c" : "c2c") +
-                     (precision == Precision::single_precision ? " float" : " double");
+  // The kind names the axes when they are its defaults: all dft, the last r2c for r2c.
+  bool default_axes = kind != Kind::r2r;
+  for (std::size_t axis = 0; axis < axes.size(); ++axis) {
+    const bool last_r2c = kind == Kind::r2c && axis + 1 == axes.size();
+    default_axes = default_axes && axes[axis] == (last_r2c ? AxisKind::r2c : AxisKind::dft);
+  }
+  const std::string what =
+      default_axes ? (kind == Kind::r2c ? "r2c" : "c2c") : a2afft::to_string(axes);
+  std::string text = what + (precision == Precision::single_precision ? " float" : " double");
   if (batch > 1) text += ", batch " + std::to_string(batch);
   return text;
 }
@@ -35,7 +47,7 @@ namespace detail {
 
 std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOptions& options,
                                     std::vector<detail::library::NamedArgument> own,
-                                    double points) {
+                                    const std::vector<std::size_t>& shape) {
   detail::library::check_communicator(comm, who);
   std::vector<detail::library::NamedArgument> arguments = std::move(own);
   arguments.insert(arguments.end(),
@@ -46,15 +58,17 @@ std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOp
                     detail::library::layout_argument(options.layout),
                     {"kind", std::to_string(static_cast<int>(options.kind))},
                     {"precision", std::to_string(static_cast<int>(options.precision))},
-                    {"batch", std::to_string(options.batch)}});
+                    {"batch", std::to_string(options.batch)},
+                    {"axes", to_string(options.axes)}});
   detail::library::check_same_on_every_rank(arguments, who, comm);
   // Every rank now holds the same arguments, so every check below ends alike on every rank.
   detail::library::check_rigor_and_scaling(options.rigor, options.scaling, who);
   detail::library::check_kind_precision_batch(options.kind, options.precision, options.batch, who);
   auto core = std::make_unique<FftCore>();
   core->who = who;
-  core->transform = options.transform();
-  core->points = points;
+  core->transform =
+      shape.size() >= 2 ? resolved_transform(options.transform(), shape, who) : options.transform();
+  core->flops = fft_flops(core->transform, shape);
   core->topology = std::make_unique<Topology>(
       comm, LayoutRequest::from_environment().overridden_by(options.layout));
   return core;
@@ -93,10 +107,10 @@ std::size_t DistributedFft::input_bytes() const {
   return input_elements() * core_->transform.input_scalar_bytes();
 }
 std::size_t DistributedFft::output_bytes() const {
-  return output_elements() * core_->transform.complex_bytes();
+  return output_elements() * core_->transform.output_scalar_bytes();
 }
 std::size_t DistributedFft::in_place_bytes() const {
-  return in_place_elements() * core_->transform.complex_bytes();
+  return in_place_elements() * core_->transform.output_scalar_bytes();
 }
 
 // Every public forward() and backward(): the overload must fit the plan's transform, then the
@@ -145,6 +159,19 @@ void DistributedFft::backward(const ComplexFloat* in, float* out) {
   run(false, in, out);
 }
 
+void DistributedFft::forward(const double* in, double* out) {
+  run(true, in, out);
+}
+void DistributedFft::backward(const double* in, double* out) {
+  run(false, in, out);
+}
+void DistributedFft::forward(const float* in, float* out) {
+  run(true, in, out);
+}
+void DistributedFft::backward(const float* in, float* out) {
+  run(false, in, out);
+}
+
 void DistributedFft::forward(std::nullptr_t, std::nullptr_t) {
   detail::library::dispatch(kind(), precision(), true, nullptr, nullptr,
                             [&](const auto* in, auto* out) { run(true, in, out); });
@@ -172,7 +199,7 @@ std::size_t DistributedFft::workspace_bytes() const {
 
 TransformTraffic DistributedFft::traffic(Direction direction) const {
   TransformTraffic traffic = core_->engine->traffic(direction == Direction::backward);
-  traffic.flops = fft_flops(kind(), core_->points, batch()) / core_->topology->size();
+  traffic.flops = core_->flops / core_->topology->size();
   return traffic;
 }
 

@@ -59,12 +59,16 @@ std::unique_ptr<detail::FftCore> make_six_step_core(MPI_Comm comm, std::size_t n
                          {{"n", std::to_string(n)},
                           {"n1", std::to_string(options.n1)},
                           {"output", std::to_string(static_cast<int>(options.output))}},
-                         static_cast<double>(n));
+                         {n});
   library::check_enum(static_cast<int>(options.output), 2, "output", "natural (0) or scrambled (1)",
                       kWho);
   if (options.kind != Kind::c2c) {
-    throw UsageError(std::string(kWho) +
-                     ": kind=r2c is not valid; a 1D plan is c2c (pass a real vector as complex)");
+    throw UsageError(std::string(kWho) + ": kind=" + (options.kind == Kind::r2c ? "r2c" : "r2r") +
+                     " is not valid; a 1D plan is c2c (pass a real vector as complex)");
+  }
+  if (!options.axes.empty()) {
+    throw UsageError(std::string(kWho) + ": axes " + to_string(options.axes) +
+                     " are not valid; a 1D plan is one c2c DFT and takes no axes");
   }
   core->grid = {1, core->topology->size()};
   fft::SixStep1dOptions engine_options;

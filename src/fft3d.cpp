@@ -47,12 +47,8 @@ class PencilEngine final : public detail::FftEngine {
   using Complex = std::complex<Real>;
   PencilEngine(std::unique_ptr<fft::BasicPencil3d<Real>> engine, bool two_d)
       : engine_(std::move(engine)), two_d_(two_d) {}
-  void forward(const void* in, void* out) override {
-    engine_->forward(in, static_cast<Complex*>(out));
-  }
-  void backward(const void* in, void* out) override {
-    engine_->backward(static_cast<const Complex*>(in), out);
-  }
+  void forward(const void* in, void* out) override { engine_->forward(in, out); }
+  void backward(const void* in, void* out) override { engine_->backward(in, out); }
   Box3 input_box() const override { return detail::public_box(engine_->input_box(), false); }
   Box3 output_box() const override {
     return detail::public_box(engine_->output_box(), engine_->output_is_y_major());
@@ -88,7 +84,8 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                   {"row_exchange", options.row_exchange},
                   {"column_exchange", options.column_exchange},
                   {"output", std::to_string(static_cast<int>(options.output))}},
-                 static_cast<double>(shape[0] * shape[1] * shape[2]));
+                 two_d ? std::vector<std::size_t>{shape[1], shape[2]}
+                       : std::vector<std::size_t>{shape[0], shape[1], shape[2]});
   for (const std::size_t n : shape) {
     if (n == 0) {
       throw UsageError(std::string(who) + ": shape " + shape_text +
@@ -113,7 +110,11 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
   engine_options.rigor = options.rigor;
   engine_options.natural_output = options.output == Fft3dOutput::natural;
   engine_options.scaling = options.scaling;
-  engine_options.real_input = options.kind == Kind::r2c;
+  // A 2D plan's array is 1 x n0 x n1: its first axis is not transformed.
+  const std::vector<AxisKind>& axes = core->transform.axes;
+  engine_options.axes = two_d ? std::array<AxisKind, 3>{AxisKind::none, axes[0], axes[1]}
+                              : std::array<AxisKind, 3>{axes[0], axes[1], axes[2]};
+  engine_options.real_input = core->transform.kind == Kind::r2c;
   engine_options.batch = options.batch;
   plan_engine(*core, options, [&](auto real, PhaseTimer* timer) {
     using Real = decltype(real);
@@ -161,8 +162,10 @@ std::array<std::size_t, 2> Fft3d::exchange_block_bytes(const std::array<std::siz
                                              output == Fft3dOutput::natural
                                                  ? detail::fft::PencilOutput::natural
                                                  : detail::fft::PencilOutput::transposed);
+  // r2r moves reals, the others complex numbers.
   const std::size_t element_bytes =
-      batch * (precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex));
+      batch * (precision == Precision::single_precision ? sizeof(ComplexFloat) : sizeof(Complex)) /
+      (kind == Kind::r2r ? 2 : 1);
   return {geometry.row_block_bytes(element_bytes), geometry.column_block_bytes(element_bytes)};
 }
 

@@ -49,8 +49,8 @@ struct FftCore {
   /// How errors name the plan: "Fft3d", "Fft2d", "Fft1d".
   std::string who;
   Transform transform;
-  /// The logical points of the global array (reals for r2c), for the flop count.
-  double points = 0;
+  /// fft_flops() of the whole transform, every rank's share together.
+  double flops = 0;
   /// The process grid {p0, p1} of a pencil plan ({1, P} for the others).
   std::array<int, 2> grid{1, 1};
   std::unique_ptr<Topology> topology;  // declared before the engine: outlives it
@@ -60,10 +60,12 @@ struct FftCore {
 
 /// A plan's first steps, collective over `comm`: the communicator; that every rank passed the
 /// same shared options and the same `own` arguments (the shape, the grid, ...); the shared
-/// options' values; then the Topology the options' layout asks for. Throws UsageError naming
-/// `who`, the same on every rank.
+/// options' values and, for an array of two or more axes (`shape`), the kind of each axis
+/// (resolved_transform()); then the Topology the options' layout asks for. Throws UsageError
+/// naming `who`, the same on every rank.
 std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOptions& options,
-                                    std::vector<library::NamedArgument> own, double points);
+                                    std::vector<library::NamedArgument> own,
+                                    const std::vector<std::size_t>& shape);
 
 /// The plan's engine of the options' precision: make(Real{}) returns a std::unique_ptr to an
 /// FftEngine, planned between reading and writing the options' wisdom file; its timer is the

@@ -20,7 +20,7 @@ module a2afft
                                A2AFFT_SCALING_SYMMETRIC = 2
   integer(c_int), parameter :: A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1
   integer(c_int), parameter :: A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1
-  integer(c_int), parameter :: A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1
+  integer(c_int), parameter :: A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1, A2AFFT_KIND_R2R = 2
   integer(c_int), parameter :: A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1
   integer(c_int), parameter :: A2AFFT_FORWARD = 0, A2AFFT_BACKWARD = 1
 
@@ -33,6 +33,9 @@ module a2afft
     type(c_ptr) :: wisdom_file
     integer(c_int) :: scaling, kind, precision
     integer(c_size_t) :: batch
+    ! c_loc of a NUL-terminated string such as "dct2,dft,r2c" (one kind per axis, C order:
+    ! slowest first), or c_null_ptr for every axis dft (a2afft.h says more)
+    type(c_ptr) :: transforms
   end type
 
   type, bind(C) :: a2afft_fft1d_options

@@ -41,8 +41,9 @@ enum { A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1 };
 enum { A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1 };
 enum { A2AFFT_FFT2D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT2D_OUTPUT_NATURAL = 1 };
 /** @} */
-/** c2c, or r2c (real input; n/2+1 complex points along the last dimension, FFTW's way). */
-enum { A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1 };
+/** c2c, or r2c (real input; n/2+1 complex points along the last dimension, FFTW's way); R2R
+ * (real in and out) is what `transforms` of cosine and sine axes only make. */
+enum { A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1, A2AFFT_KIND_R2R = 2 };
 /** The precision of the arrays: double (a2afft_complex) or float (a2afft_complex_float). */
 enum { A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1 };
 /** The direction of a2afft_fft3d_execute and a2afft_fft1d_execute. */
@@ -75,6 +76,11 @@ typedef struct a2afft_fft3d_options {
   int kind;                    /**< A2AFFT_KIND_*; default C2C */
   int precision;               /**< A2AFFT_PRECISION_*; default DOUBLE */
   size_t batch;                /**< fields transformed together, interleaved (field fastest); 1 */
+  /** What each axis does, slowest first: "dft", "r2c" (the last only), "dct1".."dct4",
+   * "dst1".."dst4" (FFTW's REDFT00..RODFT11) or "none", comma-separated, e.g. "dct2,dft,r2c".
+   * NULL (default): every axis dft, the last r2c for kind R2C. Cosine and sine axes alone make
+   * an R2R plan: real arrays both ways (see a2afft::AxisKind in a2afft/fft.hpp). */
+  const char* transforms;
 } a2afft_fft3d_options;
 
 /** Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */
@@ -102,6 +108,7 @@ typedef struct a2afft_fft2d_options {
   int kind;                /**< A2AFFT_KIND_*; default C2C */
   int precision;           /**< A2AFFT_PRECISION_*; default DOUBLE */
   size_t batch;            /**< fields transformed together, interleaved (field fastest); 1 */
+  const char* transforms;  /**< as a2afft_fft3d_options's, for two axes, e.g. "dst1,r2c" */
 } a2afft_fft2d_options;
 
 /** The defaults. Not collective. @{ */
@@ -139,9 +146,10 @@ int a2afft_fft3d_destroy(a2afft_fft3d* plan);
 int a2afft_fft3d_input_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]);
 int a2afft_fft3d_output_box(a2afft_fft3d plan, size_t lower[3], size_t size[3], int order[3]);
 /** @} */
-/** Scalars of the local input (complex, or real for r2c) and output (complex), times the batch;
- * complex numbers of an array for in-place transforms; the same three in bytes; bytes of the
- * plan's own work arrays. Not collective; 0 for a NULL plan. @{ */
+/** Scalars of the local input (complex, or real for r2c and r2r) and output (complex, or real for
+ * r2r), times the batch; scalars of the output's type in an array for in-place transforms; the
+ * same three in bytes; bytes of the plan's own work arrays. Not collective; 0 for a NULL plan.
+ * @{ */
 size_t a2afft_fft3d_input_elements(a2afft_fft3d plan);
 size_t a2afft_fft3d_output_elements(a2afft_fft3d plan);
 size_t a2afft_fft3d_in_place_elements(a2afft_fft3d plan);
@@ -158,10 +166,11 @@ int a2afft_fft3d_forward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_com
 int a2afft_fft3d_backward(a2afft_fft3d plan, const a2afft_complex* in, a2afft_complex* out);
 /** @} */
 /** Any kind and precision (the two above are for c2c double plans only): `direction` is
- * A2AFFT_FORWARD (in: the input box, of doubles/floats for r2c, else complex; out: the output
- * box, complex) or A2AFFT_BACKWARD (the other way). `in_bytes` and `out_bytes` say how much
- * the arrays hold; an array smaller than its side needs on any rank is an error on every rank
- * (A2AFFT_ERROR_USAGE, naming the rank and the sizes), and nothing is written. */
+ * A2AFFT_FORWARD (in: the input box, of doubles/floats for r2c and r2r, else complex; out: the
+ * output box, complex, or real for r2r) or A2AFFT_BACKWARD (the other way). `in_bytes` and
+ * `out_bytes` say how much the arrays hold; an array smaller than its side needs on any rank is an
+ * error on every rank (A2AFFT_ERROR_USAGE, naming the rank and the sizes), and nothing is written.
+ */
 int a2afft_fft3d_execute(a2afft_fft3d plan, int direction, const void* in, size_t in_bytes,
                          void* out, size_t out_bytes);
 

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <a2afft/layout.hpp>
 
@@ -22,8 +23,39 @@ using ComplexFloat = std::complex<float>;
 
 /// What a transform takes: complex input (c2c), or real input whose forward transform keeps
 /// the n/2+1 non-negative frequencies of the last (contiguous) dimension, FFTW's r2c
-/// convention; backward is then c2r. Both unnormalized, as FFTW, unless scaled.
-enum class Kind { c2c, r2c };
+/// convention; backward is then c2r. Both unnormalized, as FFTW, unless scaled. `r2r`: real in,
+/// real out, every transformed axis a cosine or sine transform (see AxisKind); it is what
+/// PlanOptions::axes make of such axes, not set on its own.
+enum class Kind { c2c, r2c, r2r };
+
+/// What a 3D or 2D plan does along one axis (PlanOptions::axes):
+/// - `dft`: the complex DFT (FFTW_FORWARD, backward FFTW_BACKWARD);
+/// - `r2c`: the real-to-complex DFT, keeping n/2+1 points; only the last (contiguous) axis;
+/// - `dct1` ... `dct4`, `dst1` ... `dst4`: FFTW's real-to-real kinds REDFT00, REDFT10, REDFT01,
+///   REDFT11, RODFT00, RODFT10, RODFT01, RODFT11 (DCT-I to IV, DST-I to IV), unnormalized as
+///   FFTW defines them. Backward applies the inverse kind (dct2 <-> dct3, dst2 <-> dst3; the
+///   others are their own), so backward(forward(x)) = N x with N = 2(n-1) for dct1, 2(n+1) for
+///   dst1 and 2n for the rest: FFTW's logical size, which Scaling uses. On complex data (after
+///   an r2c axis, or beside a dft axis) they transform the real and imaginary parts apart;
+/// - `none`: the axis is not transformed (a batch of independent transforms along the others).
+enum class AxisKind { dft, r2c, dct1, dct2, dct3, dct4, dst1, dst2, dst3, dst4, none };
+
+/// `dft`, `r2c`, `dct2`, ..., `none`: the names parse_axis_kinds() reads.
+std::string to_string(AxisKind axis);
+/// The axes of a comma-separated list, e.g. "dft,dct2,r2c" (FFTW's names redft00 ... rodft11
+/// are read too, and `skip` for none). Throws UsageError naming the word and the valid ones.
+std::vector<AxisKind> parse_axis_kinds(const std::string& text);
+/// "dft,dct2,r2c".
+std::string to_string(const std::vector<AxisKind>& axes);
+/// The kind a plan of `axes` over an array of `shape` is (r2c with an r2c axis, c2c with a dft
+/// axis, else r2r), once the axes are checked as a plan checks them: one per axis, r2c only on
+/// the last, dct1 on at least 2 points, at least one axis transformed. Throws UsageError naming
+/// what is wrong and what is valid. Pure: for callers that choose their arrays' types first.
+Kind kind_of_axes(const std::vector<AxisKind>& axes, const std::vector<std::size_t>& shape);
+/// FFTW's logical size of `axis`'s transform of n points, the N of backward(forward(x)) = N x
+/// that Scaling::full divides by (the product over the axes): n for dft and r2c, 2(n-1) for
+/// dct1, 2(n+1) for dst1, 2n for the other cosine and sine kinds, 1 for none.
+std::size_t logical_size(AxisKind axis, std::size_t n);
 
 /// Which way a type-erased execute() transforms: forward (input to output) or backward.
 enum class Direction { forward, backward };
@@ -104,25 +136,37 @@ struct TransformTraffic {
   double flops = 0;
 };
 
-/// What a plan transforms: its kind, the precision of its arrays and the fields it moves
-/// together. The typed forward() and backward() overloads and execute() dispatch on it, not on
-/// the pointer types alone; `to_string()` names it in reports (`r2c float, batch 3`). (The
-/// descriptor that later per-axis kinds, r2r transforms and padding extend.)
+/// What a plan transforms: its kind, the precision of its arrays, the fields it moves
+/// together and what it does along each axis. The typed forward() and backward() overloads and
+/// execute() dispatch on it, not on the pointer types alone; `to_string()` names it in reports
+/// (`r2c float, batch 3`, `dct2,dft,r2c double`).
 struct Transform {
-  Kind kind = Kind::c2c;                              ///< c2c, or r2c along the last dimension
+  Kind kind = Kind::c2c;                              ///< c2c, r2c along the last axis, or r2r
   Precision precision = Precision::double_precision;  ///< of every array
   /// Fields transformed together, >= 1 (see PlanOptions::batch).
   std::size_t batch = 1;
+  /// A plan's kind along each axis, slowest first (3 for Fft3d, 2 for Fft2d, empty for Fft1d);
+  /// in PlanOptions, empty means all `dft` (the last `r2c` for Kind::r2c).
+  std::vector<AxisKind> axes = {};
 
-  /// Bytes of one scalar of the complex side (a Complex or ComplexFloat) and of the input side
-  /// (real for r2c), of one field.
+  /// Bytes of one scalar of the complex side (a Complex or ComplexFloat), of the input side
+  /// (real for r2c and r2r) and of the output side (real for r2r), of one field.
   /// @{
   std::size_t complex_bytes() const;
   std::size_t input_scalar_bytes() const;
+  std::size_t output_scalar_bytes() const;
   /// @}
-  /// `c2c double`, `r2c float, batch 3`.
+  /// `c2c double`, `r2c float, batch 3`; with axes other than all dft (and r2c last): the
+  /// axes, `dct2,dft,r2c double`.
   std::string to_string() const;
 };
+
+/// The same for a transform with per-axis kinds over an array of `shape` (one size per axis):
+/// N is the product of the sizes of the transformed axes (`none` ones multiply the count of
+/// transforms, not N); 5 N log2 N per transform when the data is complex (c2c), 2.5 N log2 N
+/// when it is real (r2c, r2r: benchFFT's convention for real-data transforms), times the
+/// transforms and the batch.
+double fft_flops(const Transform& transform, const std::vector<std::size_t>& shape);
 
 /// The options every distributed FFT (Fft3d, Fft2d, Fft1d) is planned with. Every field has a
 /// working default; set only what you need. Each plan's own options add what is its own (the
@@ -150,9 +194,16 @@ struct PlanOptions {
   /// array of structs (u, v, w) and of FFTW's howmany with stride batch, distance 1. Each
   /// transpose moves all fields in one exchange (its latency paid once, not per field).
   std::size_t batch = 1;
+  /// What each axis of a 3D or 2D plan does (AxisKind), slowest first, e.g. {dct2, dft, r2c}
+  /// for a channel flow (cosines along the walls' normal, r2c along the contiguous axis). Empty
+  /// (the default): every axis `dft`, the last `r2c` when kind is r2c. With axes, the plan's
+  /// kind follows from them: r2c with an r2c axis (only the last), else c2c with a dft axis,
+  /// else r2r (real arrays in and out). `kind` may then be left c2c or say the same. Fft1d
+  /// takes none. parse_axis_kinds() reads them from text ("dct2,dft,r2c").
+  std::vector<AxisKind> axes = {};
 
-  /// The plan's transform descriptor: {kind, precision, batch}.
-  Transform transform() const { return {kind, precision, batch}; }
+  /// The plan's transform descriptor: {kind, precision, batch, axes} as given.
+  Transform transform() const { return {kind, precision, batch, axes}; }
 };
 
 namespace detail {
@@ -182,8 +233,9 @@ class DistributedFft {
   std::size_t batch() const;
   /// @}
 
-  /// Scalars of the local input (forward's `in`, backward's `out`: real for r2c), of the local
-  /// output (complex), and complex numbers of an array for in-place transforms, all fields.
+  /// Scalars of the local input (forward's `in`, backward's `out`: real for r2c and r2r), of
+  /// the local output (complex; real for r2r), and scalars of the output's type an array needs
+  /// for in-place transforms (complex numbers, reals for r2r), all fields.
   /// @{
   std::size_t input_elements() const;
   std::size_t output_elements() const;
@@ -222,6 +274,13 @@ class DistributedFft {
   /// @{
   void forward(const float* in, ComplexFloat* out);
   void backward(const ComplexFloat* in, float* out);
+  /// @}
+  /// r2r double and float: real in, real out, both ways.
+  /// @{
+  void forward(const double* in, double* out);
+  void backward(const double* in, double* out);
+  void forward(const float* in, float* out);
+  void backward(const float* in, float* out);
   /// @}
   /// A rank that holds nothing may pass nullptr, whatever the plan's transform.
   /// @{

@@ -101,7 +101,7 @@ class Fft3d : public DistributedFft {
                                                          const std::array<int, 2>& grid,
                                                          Fft3dOutput output);
   /// The same for a plan of `kind`, `precision` and `batch` fields: r2c moves n2/2+1 points along
-  /// dimension 2, and each point is batch complex numbers of the precision.
+  /// dimension 2, and each point is batch complex numbers of the precision (reals for r2r).
   static std::array<std::size_t, 2> exchange_block_bytes(const std::array<std::size_t, 3>& shape,
                                                          const std::array<int, 2>& grid,
                                                          Fft3dOutput output, Kind kind,

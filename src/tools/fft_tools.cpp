@@ -3,6 +3,7 @@
 
 #include <a2afft/tools/fft_tools.hpp>
 
+#include "axis_kinds.hpp"
 #include "fftw_plan.hpp"
 #include "gather.hpp"
 #include "geometry.hpp"
@@ -49,6 +50,10 @@ std::size_t parse_length(std::string_view text, std::string_view option) {
 
 Rigor parse_rigor(std::string_view text) {
   return detail::fft::parse_rigor(text);
+}
+
+int fftw_r2r_kind_of(AxisKind axis, bool backward) {
+  return detail::fft::fftw_kind(axis, backward);
 }
 
 std::string shape_to_string(const std::array<std::size_t, 3>& shape) {

@@ -347,6 +347,70 @@ namespace {
 // An r2c float plan through a2afft_fft3d_execute: a plane wave's spectrum, the round trip, and
 // on one rank an output array one byte short, which must fail the call on every rank (naming
 // the sizes) and write nothing; the plan still works afterwards. A batch of 0 fails creation.
+// Cosine transforms on every axis (transforms "dct2,dct2,dct2"): real arrays both ways. DCT-II
+// of cos(pi m (j + 1/2) / n) along an axis of n points is n at mode m and 0 elsewhere, so
+// x = product over the axes of those cosines gives n0 n1 n2 at (1, 2, 3) alone; full scaling
+// brings x back. A word that is not a transform fails on every rank, naming it.
+TEST(CApi, cosine_transforms_by_name_are_real_to_real) {
+  const size_t shape[3] = {6, 4, 5};
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  EXPECT_EQ(options.transforms, nullptr);
+  options.transforms = "dct2,dct2,dct2";
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.scaling = A2AFFT_SCALING_FULL;
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  EXPECT_EQ(a2afft_fft3d_output_bytes(plan), a2afft_fft3d_output_elements(plan) * sizeof(double));
+  size_t lower[3], size[3];
+  ASSERT_EQ(a2afft_fft3d_input_box(plan, lower, size, nullptr), A2AFFT_SUCCESS);
+  const auto wave = [&](size_t axis, size_t j, int mode) {
+    return std::cos(M_PI * mode * (double(j) + 0.5) / double(shape[axis]));
+  };
+  std::vector<double> x(a2afft_fft3d_input_elements(plan));
+  for (size_t i = 0; i < size[0]; ++i)
+    for (size_t j = 0; j < size[1]; ++j)
+      for (size_t k = 0; k < size[2]; ++k)
+        x[(i * size[1] + j) * size[2] + k] =
+            wave(0, lower[0] + i, 1) * wave(1, lower[1] + j, 2) * wave(2, lower[2] + k, 3);
+  std::vector<double> spectrum(a2afft_fft3d_output_elements(plan));
+  ASSERT_EQ(sum_over(a2afft_fft3d_execute(plan, A2AFFT_FORWARD, x.data(), x.size() * 8,
+                                          spectrum.data(), spectrum.size() * 8)),
+            0)
+      << a2afft_error_message();
+  size_t out_lower[3], out_size[3];
+  int order[3];
+  ASSERT_EQ(a2afft_fft3d_output_box(plan, out_lower, out_size, order), A2AFFT_SUCCESS);
+  double worst = 0;
+  for (size_t i = 0; i < out_size[0]; ++i)
+    for (size_t j = 0; j < out_size[1]; ++j)
+      for (size_t k = 0; k < out_size[2]; ++k) {
+        const size_t at[3] = {i, j, k};
+        const size_t local =
+            (at[order[0]] * out_size[order[1]] + at[order[1]]) * out_size[order[2]] + at[order[2]];
+        const bool mode = out_lower[0] + i == 1 && out_lower[1] + j == 2 && out_lower[2] + k == 3;
+        worst = std::max(worst, std::abs(spectrum[local] - (mode ? 6.0 * 4 * 5 : 0.0)));
+      }
+  EXPECT_LT(max_over(worst), 1e-11);
+  std::vector<double> back(x.size());
+  ASSERT_EQ(sum_over(a2afft_fft3d_execute(plan, A2AFFT_BACKWARD, spectrum.data(),
+                                          spectrum.size() * 8, back.data(), back.size() * 8)),
+            0);
+  worst = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    worst = std::max(worst, std::abs(back[i] - x[i]));
+  EXPECT_LT(max_over(worst), 1e-13);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
+
+  options.transforms = "dct2,bogus,r2c";
+  expect_create_fails(
+      [&](a2afft_fft3d* made) {
+        return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, made);
+      },
+      A2AFFT_ERROR_USAGE, "options->transforms: transform 'bogus'");
+}
+
 TEST(CApi, r2c_float_through_execute_checks_the_buffer_sizes) {
   const size_t shape[3] = {6, 4, 5};
   a2afft_fft3d_options options;

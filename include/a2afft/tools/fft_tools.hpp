@@ -30,6 +30,9 @@ std::array<int, 2> parse_grid(std::string_view text, int ranks);
 std::size_t parse_length(std::string_view text, std::string_view option = "--n");
 /// `estimate`, `measure` or `patient`; throws UsageError listing them.
 Rigor parse_rigor(std::string_view text);
+/// The FFTW r2r kind (an fftw_r2r_kind: FFTW_REDFT10, ...) that a2afft runs for a cosine or sine
+/// `axis` forward, or backward (its inverse); for references that call FFTW themselves.
+int fftw_r2r_kind_of(AxisKind axis, bool backward);
 /// `64x96x80`.
 std::string shape_to_string(const std::array<std::size_t, 3>& shape);
 
