@@ -128,7 +128,15 @@ void bind_enums(py::module_& module) {
       .value("backward", a2afft::Direction::backward);
   py::enum_<a2afft::Kind>(module, "Kind")
       .value("c2c", a2afft::Kind::c2c)
-      .value("r2c", a2afft::Kind::r2c);
+      .value("r2c", a2afft::Kind::r2c)
+      .value("r2r", a2afft::Kind::r2r);
+  py::enum_<a2afft::AxisKind> axis(module, "AxisKind");
+  for (const a2afft::AxisKind kind :
+       a2afft::parse_axis_kinds("dft,r2c,dct1,dct2,dct3,dct4,dst1,dst2,dst3,dst4,none")) {
+    axis.value(a2afft::to_string(kind).c_str(), kind);
+  }
+  module.def("parse_axis_kinds", &a2afft::parse_axis_kinds, py::arg("text"),
+             "The AxisKind of each word of 'dct2,dft,r2c' (UsageError names a bad one)");
   py::enum_<a2afft::Precision>(module, "Precision")
       .value("double", a2afft::Precision::double_precision)
       .value("single", a2afft::Precision::single_precision);
@@ -152,7 +160,8 @@ void bind_plan_options(py::module_& module) {
       .def_readwrite("wisdom_file", &a2afft::PlanOptions::wisdom_file)
       .def_readwrite("kind", &a2afft::PlanOptions::kind)
       .def_readwrite("precision", &a2afft::PlanOptions::precision)
-      .def_readwrite("batch", &a2afft::PlanOptions::batch);
+      .def_readwrite("batch", &a2afft::PlanOptions::batch)
+      .def_readwrite("axes", &a2afft::PlanOptions::axes);
 }
 
 // Plans the options describe, collectively, with the GIL released meanwhile.

@@ -56,24 +56,46 @@ def _choice(name, value, table):
     return table[value]
 
 
+def _axes(transforms, kind, dims):
+    """(the AxisKind of each axis or [] for the kind's defaults, and the kind they make) for
+    transforms= "dct2,dft,r2c" or ("dct2", "dft", "r2c"); the library checks the rest."""
+    if transforms is None:
+        if kind == "r2r":
+            raise UsageError("kind='r2r' is not valid without transforms=; name each axis's cosine "
+                             "or sine transform, e.g. transforms=\"dct2,dct2,dct2\"")
+        return [], kind
+    text = transforms if isinstance(transforms, str) else ",".join(transforms)
+    axes = _a2afft.parse_axis_kinds(text)
+    if len(axes) != dims:
+        raise UsageError(f"transforms={transforms!r} name {len(axes)} axes; expected {dims}, "
+                         "one per axis, slowest first")
+    made = ("r2c" if _a2afft.AxisKind.r2c in axes else
+            "c2c" if _a2afft.AxisKind.dft in axes else "r2r")
+    if kind not in ("c2c", made):
+        raise UsageError(f"kind={kind!r} does not fit transforms={text!r}, which make a {made} "
+                         f"transform; leave kind c2c or set it to {made!r}")
+    return axes, made
+
+
 def _types(kind, dtype, real_allowed):
     """(kind, precision, input dtype, output dtype) for a kind and the input dtype."""
-    if kind not in ("c2c", "r2c") or (kind == "r2c" and not real_allowed):
-        valid = "c2c or r2c" if real_allowed else "c2c (1D has no r2c)"
+    if kind not in ("c2c", "r2c", "r2r") or (kind != "c2c" and not real_allowed):
+        valid = "c2c or r2c (r2r through transforms=)" if real_allowed else "c2c (1D has no r2c)"
         raise UsageError(f"kind={kind!r} is not valid; expected {valid}")
-    default = np.float64 if kind == "r2c" else np.complex128
+    default = np.complex128 if kind == "c2c" else np.float64
     try:
         dtype = np.dtype(default if dtype is None else dtype)
     except TypeError as error:
         raise UsageError(f"dtype={dtype!r} is not a NumPy dtype") from error
-    valid = {"c2c": (np.complex128, np.complex64), "r2c": (np.float64, np.float32)}[kind]
+    valid = {"c2c": (np.complex128, np.complex64), "r2c": (np.float64, np.float32),
+             "r2r": (np.float64, np.float32)}[kind]
     if dtype not in [np.dtype(t) for t in valid]:
         raise UsageError(f"dtype={dtype} is not valid for kind={kind!r}; expected "
                          f"{' or '.join(np.dtype(t).name for t in valid)} (the input's dtype)")
     single = dtype in (np.dtype(np.complex64), np.dtype(np.float32))
     precision = _a2afft.Precision.single if single else _a2afft.Precision.double
-    output = np.dtype(np.complex64 if single else np.complex128)
-    return _a2afft.Kind.r2c if kind == "r2c" else _a2afft.Kind.c2c, precision, dtype, output
+    output = dtype if kind == "r2r" else np.dtype(np.complex64 if single else np.complex128)
+    return getattr(_a2afft.Kind, kind), precision, dtype, output
 
 
 # The plans' FFTW kernels need 16-byte aligned arrays; NumPy aligns to the item (8 bytes for
@@ -225,22 +247,27 @@ class Fft3d(_BoxPlan):
     `global_hat[fft.local_output_slices].transpose(fft.output_axes)` is the local array;
     output="natural" returns the input's layout instead (two more transposes). r2c: real input,
     n0 x n1 x (n2//2+1) complex output. batch=k fields add a trailing axis of k.
+    transforms: what each axis does, e.g. "dct2,dft,r2c" or ("dst1", "dst1", "dst1"): dft,
+    r2c (the last axis only), dct1..dct4, dst1..dst4 (FFTW's REDFT00..RODFT11) or none; the
+    kind follows (cosine and sine axes alone: "r2r", real arrays both ways).
 
     exchange: the all-to-all of both transposes ("auto", "pairwise", "tra:radix=4", ...;
     `a2afft list`), or row_exchange/column_exchange separately."""
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", grid=None,
                  batch=1, rigor="measure", output="transposed", scaling="none", wisdom_file="",
-                 row_exchange=None, column_exchange=None):
+                 row_exchange=None, column_exchange=None, transforms=None):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 3:
             raise UsageError(f"shape={shape!r} is not valid; expected three sizes (n0, n1, n2)")
+        axes, kind = _axes(transforms, kind, 3)
         kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
         grid = (0, 0) if grid is None else tuple(grid)
         if len(grid) != 2:
             raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1) or None")
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
                                 wisdom_file)
+        options.axes = axes
         plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), options,
                              tuple(int(p) for p in grid), row_exchange or "",
                              column_exchange or "",
@@ -257,13 +284,16 @@ class Fft2d(_BoxPlan):
     Otherwise as Fft3d."""
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", batch=1,
-                 rigor="measure", output="transposed", scaling="none", wisdom_file=""):
+                 rigor="measure", output="transposed", scaling="none", wisdom_file="",
+                 transforms=None):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 2:
             raise UsageError(f"shape={shape!r} is not valid; expected two sizes (n0, n1)")
+        axes, kind = _axes(transforms, kind, 2)
         kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
                                 wisdom_file)
+        options.axes = axes
         plan = _a2afft.Fft2d(comm, tuple(int(n) for n in shape), options,
                              _choice("output", output, {"transposed": False, "natural": True}))
         self._register(comm, plan, input_dtype, output_dtype, int(batch))

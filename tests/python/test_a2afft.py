@@ -105,6 +105,78 @@ def test_fft2d_matches_numpy(kind):
         assert everywhere(relative_error(gathered, expected) < 1e-12)
 
 
+def r2r_matrix(kind, n):
+    """FFTW's r2r kind as a matrix (FFTW manual, "1d Real-even DFTs (DCTs)" and "(DSTs)")."""
+    j = np.arange(n)[None, :]
+    k = np.arange(n)[:, None]
+    sign = (-1.0) ** k[:, 0]
+    if kind == "dct1":
+        m = 2 * np.cos(np.pi * j * k / (n - 1))
+        m[:, 0], m[:, -1] = 1, sign
+    elif kind == "dct2":
+        m = 2 * np.cos(np.pi * (j + 0.5) * k / n)
+    elif kind == "dct3":
+        m = 2 * np.cos(np.pi * j * (k + 0.5) / n)
+        m[:, 0] = 1
+    elif kind == "dct4":
+        m = 2 * np.cos(np.pi * (j + 0.5) * (k + 0.5) / n)
+    elif kind == "dst1":
+        m = 2 * np.sin(np.pi * (j + 1) * (k + 1) / (n + 1))
+    elif kind == "dst2":
+        m = 2 * np.sin(np.pi * (j + 0.5) * (k + 1) / n)
+    elif kind == "dst3":
+        m = 2 * np.sin(np.pi * (j + 1) * (k + 0.5) / n)
+        m[:, -1] = sign
+    else:  # dst4
+        m = 2 * np.sin(np.pi * (j + 0.5) * (k + 0.5) / n)
+    return m
+
+
+def per_axis_reference(data, transforms):
+    """numpy: rfft along the last axis if it is r2c, then each other axis's fft or r2r matrix."""
+    out = np.fft.rfft(data, axis=-1) if transforms[-1] == "r2c" else data.astype(complex)
+    for axis, kind in enumerate(transforms):
+        if kind == "dft":
+            out = np.fft.fft(out, axis=axis)
+        elif kind not in ("r2c", "none"):
+            out = np.moveaxis(np.tensordot(r2r_matrix(kind, out.shape[axis]), out,
+                                           axes=([1], [axis])), 0, axis)
+    return out
+
+
+@pytest.mark.parametrize("transforms", [("dct2", "dft", "r2c"), ("dst1", "dct3", "dst4"),
+                                        ("dct1", "none", "dst2"), ("dct4", "dst3", "dft")])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_per_axis_transforms_match_numpy(transforms, dtype):
+    shape = (6, 5, 7)
+    complex_data = "dft" in transforms and "r2c" not in transforms
+    dtype = {np.float64: np.complex128, np.float32: np.complex64}[dtype] if complex_data else dtype
+    data = global_input(shape, dtype, 1)
+    with a2afft.Fft3d(comm, shape, transforms=",".join(transforms), dtype=dtype,
+                      exchange="pairwise", rigor="estimate", scaling="full") as fft:
+        u = np.ascontiguousarray(data[fft.local_input_slices])
+        u_hat = fft.forward(u)
+        expected = per_axis_reference(data.astype(np.complex128 if complex_data else np.float64),
+                                      transforms)
+        if "r2c" not in transforms and not complex_data:
+            expected = expected.real
+            assert everywhere(fft.kind == "r2r" and u_hat.dtype == dtype)
+        gathered = gather(u_hat, fft.local_output_slices, fft.output_axes, expected.shape,
+                          fft.output_dtype, 1)
+        assert everywhere(relative_error(gathered, expected) < 4 * TOLERANCE[dtype])
+        assert everywhere(relative_error(fft.backward(u_hat), u) < 4 * TOLERANCE[dtype])
+
+
+def test_bad_transforms_raise_usage_error():
+    for transforms, text in [("dct2,dft", "name 2 axes; expected 3"),
+                             ("dct9,dft,dft", "transform 'dct9'"),
+                             ("r2c,dft,dft", "only the last (contiguous) axis can be r2c")]:
+        with pytest.raises(a2afft.UsageError, match=text.replace("(", r"\(").replace(")", r"\)")):
+            a2afft.Fft3d(comm, (4, 4, 4), transforms=transforms, rigor="estimate")
+    with pytest.raises(a2afft.UsageError, match="does not fit"):
+        a2afft.Fft3d(comm, (4, 4, 4), kind="r2c", transforms="dct2,dct2,dct2")
+
+
 @pytest.mark.parametrize("dtype", [np.complex128, np.complex64])
 @pytest.mark.parametrize("output", ["natural", "scrambled"])
 def test_fft1d_matches_numpy(dtype, output):
