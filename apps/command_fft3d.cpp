@@ -30,6 +30,7 @@ struct Fft3dCommandOptions {
   std::string column_exchange;
   std::string output = "transposed";
   std::string kind = "c2c";
+  std::string transforms;
   std::string precision = "double";
   std::size_t batch = 1;
   FftRunOptions run;
@@ -86,7 +87,10 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
                      " is not valid; expected transposed or natural");
   }
   run.natural = options.output == "natural";
-  run.transform = parse_transform(options.kind, options.precision, options.batch);
+  run.transform =
+      parse_transform(options.kind, options.precision, options.batch, options.transforms,
+                      two_d ? std::vector<std::size_t>{run.shape[1], run.shape[2]}
+                            : std::vector<std::size_t>{run.shape[0], run.shape[1], run.shape[2]});
   run.engines = parse_engines(options.run.engines);
   run.choices = exchange_pairs(options);
   run.layout = options.layout.request();
@@ -185,6 +189,7 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   shared.kind = run.transform.kind;
   shared.precision = run.transform.precision;
   shared.batch = run.transform.batch;
+  shared.axes = run.transform.axes;
   for (const auto& [row, column] : run.choices)
     makers.push_back(a2afft_maker(run, shared, row, column));
   return makers;
@@ -215,8 +220,8 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
 Runner add_fft3d(CLI::App& app) {
   auto* command = app.add_subcommand(
       "fft3d",
-      "Time 3D FFTs (c2c or r2c, double or float, batches): a2afft pencils with each exchange, "
-      "next to FFTW-MPI");
+      "Time 3D FFTs (c2c, r2c or a kind per axis with cosine and sine transforms, double or "
+      "float, batches): a2afft pencils with each exchange, next to FFTW-MPI");
   auto options = std::make_shared<Fft3dCommandOptions>();
   command->add_option("--size", options->size, "n (a cube) or n0xn1xn2")->capture_default_str();
   command->add_option(
@@ -236,6 +241,7 @@ Runner add_fft3d(CLI::App& app) {
                    "or natural (the input layout)")
       ->capture_default_str();
   add_kind_option(*command, options->kind);
+  add_axes_option(*command, options->transforms);
   add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
@@ -259,6 +265,7 @@ Runner add_fft2d(CLI::App& app) {
                    "natural (the input's rows)")
       ->capture_default_str();
   add_kind_option(*command, options->kind);
+  add_axes_option(*command, options->transforms);
   add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);

@@ -82,6 +82,8 @@ void check_values(const deck::Invocation& invocation, int ranks) {
       args.front() == "fft2d" ? parse_shape_2d(value) : parse_shape(value);
     } else if (flag == "--kind") {
       parse_transform(value, "double", 1);
+    } else if (flag == "--transforms") {
+      parse_axis_kinds(value);  // the words; their count and places once the size is known
     } else if (flag == "--precision") {
       parse_transform("c2c", value, 1);
     } else if (flag == "--grid") {
@@ -333,7 +335,7 @@ std::string problem_of(const deck::Invocation& invocation) {
   const std::vector<std::string>& args = invocation.args;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--size" || args[i] == "--grid" || args[i] == "--n" || args[i] == "--kind" ||
-        args[i] == "--precision" || args[i] == "--batch") {
+        args[i] == "--transforms" || args[i] == "--precision" || args[i] == "--batch") {
       problem += (problem.empty() ? "" : ", ") + args[i].substr(2) + " " + args[i + 1];
     }
   }

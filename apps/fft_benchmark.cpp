@@ -36,9 +36,9 @@ std::optional<report::RooflineCells> bound_of(const FftCandidate& plan, const Ro
   return cells;
 }
 
-FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm, double points,
-              const std::vector<Complex>* reference, std::vector<Complex>* gathered_output,
-              const std::optional<Roofline>& roofline) {
+FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
+              const std::array<std::size_t, 3>& global, const std::vector<Complex>* reference,
+              std::vector<Complex>* gathered_output, const std::optional<Roofline>& roofline) {
   FftRow row;
   row.engine = trial.plan->engine();
   row.exchange = trial.plan->describe();
@@ -50,13 +50,14 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm, doub
   row.compute = report::summarize(trial.compute);
   row.has_split = !options.backward && row.engine == "a2afft";  // FFTW-MPI's is one "compute"
   if (options.backward) row.backward_total = report::summarize(trial.backward);
-  row.gflops = trial.plan->transform().flops(points) / row.total.median / 1e9;
+  row.gflops = trial.plan->transform().flops(global) / row.total.median / 1e9;
   if (roofline) {
     row.roofline = true;
     row.bound = bound_of(*trial.plan, *roofline, comm);
   }
   const FftErrors errors =
-      check_candidate(*trial.plan, trial.input, points, reference, gathered_output, comm);
+      check_candidate(*trial.plan, trial.input, trial.plan->transform().round_trip_factor(global),
+                      reference, gathered_output, comm);
   row.round_trip_error = errors.round_trip;
   row.round_trip_absolute_error = errors.round_trip_absolute;
   row.fftw_mpi_error = errors.vs_reference;
@@ -118,7 +119,6 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm com
                                       const std::array<std::size_t, 3>& global, Order order,
                                       const std::vector<CandidateMaker>& makers,
                                       const std::optional<Roofline>& roofline) {
-  const double points = static_cast<double>(global[0] * global[1] * global[2]);
   std::vector<FftRow> rows;
   std::vector<Complex> reference;  // the first FFTW-MPI output, on rank 0
   bool have_reference = false;
@@ -136,7 +136,7 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm com
     FftTrial& trial = trials[k];
     if (!trial.plan) return;
     const bool is_reference = !have_reference && trial.plan->engine() == "fftw-mpi";
-    rows.push_back(finish(trial, options, comm, points, have_reference ? &reference : nullptr,
+    rows.push_back(finish(trial, options, comm, global, have_reference ? &reference : nullptr,
                           is_reference ? &reference : nullptr, roofline));
     have_reference = have_reference || is_reference;
     trial = FftTrial{};  // sequential: one plan alive at a time

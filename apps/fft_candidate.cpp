@@ -15,8 +15,29 @@ std::array<std::size_t, 3> Transform::output_shape(const std::array<std::size_t,
   return {shape[0], shape[1], kind == Kind::r2c ? shape[2] / 2 + 1 : shape[2]};
 }
 
-double Transform::flops(double points) const {
-  return fft_flops(kind, points, batch);
+namespace {
+
+// The sizes `axes` name: all three, the last two of a 2D plan's 1 x n0 x n1, or (without axes,
+// a 1D plan) the points.
+std::vector<std::size_t> sizes_of(const a2afft::Transform& transform,
+                                  const std::array<std::size_t, 3>& shape) {
+  if (transform.axes.size() == 3) return {shape[0], shape[1], shape[2]};
+  if (transform.axes.size() == 2) return {shape[1], shape[2]};
+  return {shape[0] * shape[1] * shape[2]};
+}
+
+}  // namespace
+
+double Transform::flops(const std::array<std::size_t, 3>& shape) const {
+  return fft_flops(*this, sizes_of(*this, shape));
+}
+
+double Transform::round_trip_factor(const std::array<std::size_t, 3>& shape) const {
+  const std::vector<std::size_t> sizes = sizes_of(*this, shape);
+  double factor = 1;
+  for (std::size_t d = 0; d < sizes.size(); ++d)
+    factor *= static_cast<double>(d < axes.size() ? logical_size(axes[d], sizes[d]) : sizes[d]);
+  return factor;
 }
 
 namespace {
@@ -51,7 +72,7 @@ void store_fields(const Transform& transform, const std::vector<Complex>& input,
       const std::size_t at = slot_of(point, rows) * batch;
       for (std::size_t f = 0; f < batch; ++f) {
         const Complex value = input[point] * static_cast<double>(f + 1);
-        if (transform.kind == Kind::r2c) {
+        if (transform.real_input()) {
           static_cast<Real*>(array)[at + f] = static_cast<Real>(value.real());
         } else {
           static_cast<std::complex<Real>*>(array)[at + f] = std::complex<Real>(value);
@@ -72,7 +93,7 @@ RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>&
       for (std::size_t f = 0; f < batch; ++f) {
         Complex want = input[point] * static_cast<double>(f + 1);
         Complex got;
-        if (transform.kind == Kind::r2c) {
+        if (transform.real_input()) {
           want = want.real();
           got = static_cast<const Real*>(array)[at + f];
         } else {
@@ -91,15 +112,18 @@ std::vector<Complex> field_zero(const Transform& transform, const void* array, s
     using Real = decltype(real);
     std::vector<Complex> values(points);
     const auto* complex = static_cast<const std::complex<Real>*>(array);
-    for (std::size_t point = 0; point < points; ++point)
-      values[point] = Complex(complex[point * transform.batch]);
+    const auto* reals = static_cast<const Real*>(array);
+    for (std::size_t point = 0; point < points; ++point) {
+      const std::size_t at = point * transform.batch;
+      values[point] = transform.real_output() ? Complex(reals[at]) : Complex(complex[at]);
+    }
     return values;
   });
 }
 
 Fft3dCandidate::Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
                                const Fft3dOptions& options)
-    : FftCandidate("a2afft", {options.kind, options.precision, options.batch}),
+    : FftCandidate("a2afft", {options.kind, options.precision, options.batch, options.axes}),
       comm_(comm),
       fft_(comm, shape, options),
       array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
@@ -142,7 +166,7 @@ Box3 as_box3(const Box2& box) {
 
 Fft2dCandidate::Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
                                const Fft2dOptions& options)
-    : FftCandidate("a2afft", {options.kind, options.precision, options.batch}),
+    : FftCandidate("a2afft", {options.kind, options.precision, options.batch, options.axes}),
       comm_(comm),
       fft_(comm, shape, options),
       array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}

@@ -23,14 +23,19 @@ namespace a2afft::commands {
 /// What every candidate of one benchmark run transforms (the public descriptor), with what the
 /// benchmark derives from it.
 struct Transform : a2afft::Transform {
-  /// The complex output's shape for a logical (input) `shape`: n2/2+1 points along dimension 2
-  /// for r2c.
+  /// The output's shape for a logical (input) `shape`: n2/2+1 points along dimension 2 for r2c.
   std::array<std::size_t, 3> output_shape(const std::array<std::size_t, 3>& shape) const;
-  /// The conventional flop count of one transform of `points` points: 5 N log2 N for c2c,
-  /// half of that for r2c, times the fields (as heFFTe, FFTW and HPCC count).
-  double flops(double points) const;
-  /// Bytes of one point of every field on the complex side.
-  double point_bytes() const { return static_cast<double>(batch * complex_bytes()); }
+  /// The conventional flop count of one transform of `shape` (a 2D plan's as 1 x n0 x n1):
+  /// fft_flops(), 5 N log2 N for c2c, half of that for real data, times the fields (as heFFTe,
+  /// FFTW and HPCC count; benchFFT's convention for r2r).
+  double flops(const std::array<std::size_t, 3>& shape) const;
+  /// What backward(forward(x)) multiplies x by: the product of the axes' logical sizes.
+  double round_trip_factor(const std::array<std::size_t, 3>& shape) const;
+  /// Bytes of one point of every field as the transposes move it (complex; real for r2r).
+  double point_bytes() const { return static_cast<double>(batch * output_scalar_bytes()); }
+  /// The input side is real (r2c, r2r), and the output side (r2r).
+  bool real_input() const { return kind != Kind::c2c; }
+  bool real_output() const { return kind == Kind::r2r; }
 };
 
 /// max |x'/N - x| and max |x| over this rank's values after a round trip, before the reduction

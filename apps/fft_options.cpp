@@ -53,6 +53,16 @@ void add_kind_option(CLI::App& command, std::string& kind) {
       ->capture_default_str();
 }
 
+void add_axes_option(CLI::App& command, std::string& transforms) {
+  command.add_option(
+      "--transforms", transforms,
+      "What each axis does, slowest first, comma-separated: dft, r2c (the last axis only), "
+      "dct1..dct4, dst1..dst4 (FFTW's REDFT00..RODFT11: DCT-I..IV, DST-I..IV) or none; e.g. "
+      "dct2,dft,r2c for a channel flow. Default: every axis dft (the last r2c with --kind r2c). "
+      "Cosine and sine axes alone make a real-to-real (r2r) transform; GFlop/s count 2.5 N log2 N "
+      "for real data (benchFFT's convention), N the points of the transformed axes");
+}
+
 void add_transform_options(CLI::App& command, std::string& precision, std::size_t& batch) {
   command.add_option("--precision", precision, "double or float (FFTW's fftw_ or fftwf_)")
       ->capture_default_str();
@@ -79,13 +89,25 @@ std::array<std::size_t, 3> parse_shape_2d(const std::string& text) {
   }
 }
 
-Transform parse_transform(const std::string& kind, const std::string& precision,
-                          std::size_t batch) {
+Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch,
+                          const std::string& transforms, const std::vector<std::size_t>& sizes) {
   Transform transform;
   if (kind == "r2c") {
     transform.kind = Kind::r2c;
   } else if (kind != "c2c") {
     throw UsageError("--kind=" + kind + " is not valid; expected c2c or r2c");
+  }
+  if (!transforms.empty()) {
+    try {
+      transform.axes = parse_axis_kinds(transforms);
+      const Kind made = kind_of_axes(transform.axes, sizes);
+      if (transform.kind != Kind::c2c && transform.kind != made) {
+        throw UsageError("--kind=" + kind + " does not fit them; leave --kind out");
+      }
+      transform.kind = made;
+    } catch (const UsageError& error) {
+      throw UsageError("--transforms=" + transforms + ": " + error.what());
+    }
   }
   if (precision == "float") {
     transform.precision = Precision::single_precision;

@@ -56,7 +56,13 @@ void add_kind_option(CLI::App& command, std::string& kind);
 /// --precision and --batch, into the given string and count.
 void add_transform_options(CLI::App& command, std::string& precision, std::size_t& batch);
 /// The transform they name; throws UsageError naming a bad value and the valid ones.
-Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch);
+/// --transforms (what each axis does, see a2afft::AxisKind), into `transforms`.
+void add_axes_option(CLI::App& command, std::string& transforms);
+/// The transform of --kind, --precision, --batch and --transforms (empty: the kind's defaults)
+/// on an array of `sizes` (the axes --transforms must name); UsageError names the option.
+Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch,
+                          const std::string& transforms = "",
+                          const std::vector<std::size_t>& sizes = {});
 
 /// Which engines run: throws UsageError for an unknown one.
 struct Engines {

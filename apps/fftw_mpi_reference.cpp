@@ -33,6 +33,7 @@ struct FftwMpiApi<double> {
   static constexpr auto plan_dft = fftw_mpi_plan_many_dft;
   static constexpr auto plan_r2c = fftw_mpi_plan_many_dft_r2c;
   static constexpr auto plan_c2r = fftw_mpi_plan_many_dft_c2r;
+  static constexpr auto plan_r2r = fftw_mpi_plan_many_r2r;
   static constexpr auto execute = fftw_execute;
   static constexpr auto destroy = fftw_destroy_plan;
   static constexpr auto alloc = fftw_alloc_complex;
@@ -48,6 +49,7 @@ struct FftwMpiApi<float> {
   static constexpr auto plan_dft = fftwf_mpi_plan_many_dft;
   static constexpr auto plan_r2c = fftwf_mpi_plan_many_dft_r2c;
   static constexpr auto plan_c2r = fftwf_mpi_plan_many_dft_c2r;
+  static constexpr auto plan_r2r = fftwf_mpi_plan_many_r2r;
   static constexpr auto execute = fftwf_execute;
   static constexpr auto destroy = fftwf_destroy_plan;
   static constexpr auto alloc = fftwf_alloc_complex;
@@ -62,6 +64,20 @@ void initialize() {
     return true;
   }();
   (void)initialized;
+}
+
+// Why FFTW-MPI cannot compute `transform`, or "": its r2r plans take a cosine or sine kind on
+// every axis, and its DFTs none.
+std::string axes_refusal(const Transform& transform) {
+  for (const AxisKind axis : transform.axes) {
+    const bool dft_family = axis == AxisKind::dft || axis == AxisKind::r2c;
+    if (transform.kind == Kind::r2r ? axis == AxisKind::none : !dft_family) {
+      return "fftw-mpi: FFTW-MPI cannot run " + transform.to_string() +
+             (transform.kind == Kind::r2r ? ": its plans transform every axis"
+                                          : ": its DFT plans take no cosine, sine or none axis");
+    }
+  }
+  return {};
 }
 
 // Runs `plan` and returns its seconds.
@@ -90,6 +106,7 @@ class FftwMpi3d final : public FftCandidate {
     if (const std::string why = fftw_mpi_refusal(shape, ranks, two_d); !why.empty()) {
       throw UsageError(why);
     }
+    if (const std::string why = axes_refusal(transform); !why.empty()) throw UsageError(why);
     initialize<Real>();
     const bool r2c = transform.kind == Kind::r2c;
     const auto howmany = static_cast<ptrdiff_t>(transform.batch);
@@ -124,7 +141,9 @@ class FftwMpi3d final : public FftCandidate {
     const unsigned out_flag = transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0;
     const unsigned in_flag = transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0;
     const auto block = FFTW_MPI_DEFAULT_BLOCK;
-    if (r2c) {
+    if (transform.kind == Kind::r2r) {
+      plan_r2r(rank, logical, comm, flags, transposed_output);
+    } else if (r2c) {
       auto* real = reinterpret_cast<Real*>(data_);
       forward_ =
           Api::plan_r2c(rank, logical, howmany, block, block, real, data_, comm, flags | out_flag);
@@ -147,10 +166,12 @@ class FftwMpi3d final : public FftCandidate {
   FftwMpi3d& operator=(const FftwMpi3d&) = delete;
 
   std::string describe() const override {
-    const bool r2c = transform().kind == Kind::r2c;
-    return std::string(std::is_same_v<Real, float> ? "fftwf" : "fftw") + "_mpi_plan_many_dft" +
-           (r2c ? "_r2c" : "") + (two_d_ ? "(rank 2" : "(rank 3") +
-           (transposed_output_ ? ", TRANSPOSED_OUT)" : ")");
+    const Kind kind = transform().kind;
+    return std::string(std::is_same_v<Real, float> ? "fftwf" : "fftw") + "_mpi_plan_many_" +
+           (kind == Kind::r2r   ? "r2r"
+            : kind == Kind::r2c ? "dft_r2c"
+                                : "dft") +
+           (two_d_ ? "(rank 2" : "(rank 3") + (transposed_output_ ? ", TRANSPOSED_OUT)" : ")");
   }
   Box3 input_box() const override { return input_box_; }
   void load(const std::vector<Complex>& input) override {
@@ -168,6 +189,25 @@ class FftwMpi3d final : public FftCandidate {
   FftTimes last_times() const override { return {0.0, last_seconds_}; }
 
  private:
+  // FFTW-MPI's r2r plans, each axis's kind forward and its inverse backward, in place on reals.
+  void plan_r2r(int rank, const ptrdiff_t* logical, MPI_Comm comm, unsigned flags,
+                bool transposed_output) {
+    std::vector<fftw_r2r_kind> forward_kinds, backward_kinds;
+    for (const AxisKind axis : transform().axes) {
+      forward_kinds.push_back(static_cast<fftw_r2r_kind>(fftw_r2r_kind_of(axis, false)));
+      backward_kinds.push_back(static_cast<fftw_r2r_kind>(fftw_r2r_kind_of(axis, true)));
+    }
+    auto* real = reinterpret_cast<Real*>(data_);
+    const auto howmany = static_cast<ptrdiff_t>(transform().batch);
+    const auto block = FFTW_MPI_DEFAULT_BLOCK;
+    forward_ =
+        Api::plan_r2r(rank, logical, howmany, block, block, real, real, comm, forward_kinds.data(),
+                      flags | (transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0U));
+    backward_ =
+        Api::plan_r2r(rank, logical, howmany, block, block, real, real, comm, backward_kinds.data(),
+                      flags | (transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0U));
+  }
+
   void release() {
     if (forward_ != nullptr) Api::destroy(forward_);
     if (backward_ != nullptr) Api::destroy(backward_);
