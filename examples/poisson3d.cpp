@@ -1,15 +1,22 @@
-// A spectral Poisson solver on the installed a2afft: -∇²u = f on the periodic box [0, 2π)³.
-// f comes from an analytic u whose spectrum the grid holds exactly (a few trigonometric modes,
-// one of them a non-separable plane wave), so the solution must match u to round-off:
+// A spectral Poisson solver on the installed a2afft: -∇²u = f in a box, with periodic, Dirichlet
+// (u = 0) or Neumann (∂u/∂n = 0) boundaries. f comes from an analytic u whose spectrum the grid
+// holds exactly (a few modes of the boundary's eigenfunctions), so the solution must match u to
+// round-off:
 //
-//   r2c forward of f  ->  û(k) = f̂(k) / |k|²  (k = 0 set to 0: the zero-mean solution)
-//                     ->  c2r backward with Scaling::full  ->  u
+//   periodic, [0, 2π)³:  r2c forward of f  ->  û(k) = f̂(k) / |k|²  (k = 0 set to 0: the
+//                        zero-mean solution)  ->  c2r backward with Scaling::full  ->  u
+//   dirichlet, (0, π)³:  DST-I (FFTW's RODFT00) on every axis over the interior points
+//                        x_j = π (j + 1) / (n + 1), whose modes sin(k x), k = j + 1, vanish on
+//                        the faces; the same division, Scaling::full backward
+//   neumann, [0, π]³:    DCT-I (REDFT00) over x_j = π j / (n - 1), faces included, whose modes
+//                        cos(k x), k = j, have zero slope there; k = 0 set to 0
 //
 // Prints the plan, the largest error against the analytic u, and the solve's time split into
 // the transposes and the FFTs (the plan's last_times()). Exits 0 (PASS) when the error is at
 // most 1e-11, 1 (FAIL) otherwise, 2 on a bad argument.
 //
-//     mpiexec -n 4 ./poisson3d [--n 64] [--exchange auto] [--grid P0xP1] [--rigor measure]
+//     mpiexec -n 4 ./poisson3d [--n 64] [--boundary periodic|dirichlet|neumann] [--exchange auto]
+//                              [--grid P0xP1] [--rigor measure]
 
 #include <mpi.h>
 
@@ -40,15 +47,19 @@ struct BadArgument : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+enum class Boundary { periodic, dirichlet, neumann };
+
 struct Options {
   std::size_t n = 64;
+  Boundary boundary = Boundary::periodic;
   std::string exchange = "auto";
   std::array<int, 2> grid{0, 0};
   a2afft::Rigor rigor = a2afft::Rigor::measure;
 };
 
 const char* const usage =
-    "usage: poisson3d [--n N] [--exchange SPEC] [--grid P0xP1] [--rigor estimate|measure|patient]";
+    "usage: poisson3d [--n N] [--boundary periodic|dirichlet|neumann] [--exchange SPEC] "
+    "[--grid P0xP1] [--rigor estimate|measure|patient]";
 
 std::size_t parse_count(std::string_view name, std::string_view text, std::size_t minimum) {
   std::size_t value = 0;
@@ -82,6 +93,16 @@ Options parse_options(int argc, char** argv) {
     const std::string_view value = argv[++a];
     if (name == "--n") {
       options.n = parse_count(name, value, 2 * highest_wavenumber + 1);
+    } else if (name == "--boundary") {
+      if (value == "periodic")
+        options.boundary = Boundary::periodic;
+      else if (value == "dirichlet")
+        options.boundary = Boundary::dirichlet;
+      else if (value == "neumann")
+        options.boundary = Boundary::neumann;
+      else
+        throw BadArgument("--boundary=" + std::string(value) +
+                          " is not valid: periodic, dirichlet or neumann");
     } else if (name == "--exchange") {
       options.exchange = value;  // the library checks it, with every rank
     } else if (name == "--grid") {
@@ -116,6 +137,24 @@ double source(double x, double y, double z) {
          17 * 0.5 * std::cos(4 * x) * std::sin(y) + 14 * std::cos(2 * x - y + 3 * z);
 }
 
+// The same for the walls: u of sines on (0, π)³ (zero on every face) or of cosines on [0, π]³
+// (zero slope on every face, zero mean), each mode with a different wavenumber per dimension.
+double exact_wall_solution(Boundary boundary, double x, double y, double z) {
+  if (boundary == Boundary::dirichlet)
+    return std::sin(x) * std::sin(2 * y) * std::sin(3 * z) +
+           0.5 * std::sin(4 * x) * std::sin(y) * std::sin(z);
+  return std::cos(x) * std::cos(2 * y) * std::cos(3 * z) + 0.5 * std::cos(4 * x) * std::cos(y) +
+         std::cos(2 * z);
+}
+
+double wall_source(Boundary boundary, double x, double y, double z) {
+  if (boundary == Boundary::dirichlet)
+    return 14 * std::sin(x) * std::sin(2 * y) * std::sin(3 * z) +
+           18 * 0.5 * std::sin(4 * x) * std::sin(y) * std::sin(z);
+  return 14 * std::cos(x) * std::cos(2 * y) * std::cos(3 * z) +
+         17 * 0.5 * std::cos(4 * x) * std::cos(y) + 4 * std::cos(2 * z);
+}
+
 // Calls visit(global index, local index) for every element of `box` in storage order, so the
 // local index runs 0, 1, 2, ... whatever the box's order.
 template <typename Visit>
@@ -133,58 +172,111 @@ void for_each_stored(const a2afft::Box3& box, Visit visit) {
       }
 }
 
-// The signed wavenumber of FFT index `index` along a dimension of `n` points.
-double wavenumber(std::size_t index, std::size_t n) {
-  return index <= n / 2 ? double(index) : double(index) - double(n);
-}
+// What one solve gives: the largest error against the analytic u on this rank, and its times.
+struct Solved {
+  double error = 0;
+  double seconds = 0;
+  a2afft::FftTimes times;
+};
 
-int run(const Options& options, int rank, int ranks) {
-  const std::size_t n = options.n;
+// The plan's options the command line asks for, with full scaling: backward returns u, not N u.
+a2afft::Fft3dOptions plan_options_of(const Options& options) {
   a2afft::Fft3dOptions plan_options;
-  plan_options.kind = a2afft::Kind::r2c;
-  plan_options.scaling = a2afft::Scaling::full;  // the c2r returns u, not N u
+  plan_options.scaling = a2afft::Scaling::full;
   plan_options.row_exchange = plan_options.column_exchange = options.exchange;
   plan_options.grid = options.grid;
   plan_options.rigor = options.rigor;
-  a2afft::Fft3d fft(MPI_COMM_WORLD, {n, n, n}, plan_options);
+  if (options.boundary == Boundary::periodic) {
+    plan_options.kind = a2afft::Kind::r2c;
+  } else {
+    const a2afft::AxisKind axis =
+        options.boundary == Boundary::dirichlet ? a2afft::AxisKind::dst1 : a2afft::AxisKind::dct1;
+    plan_options.axes = {axis, axis, axis};
+  }
+  return plan_options;
+}
 
+// The coordinate of grid point j and the wavenumber of spectral index m along a dimension.
+double coordinate(Boundary boundary, std::size_t j, std::size_t n) {
+  switch (boundary) {
+    case Boundary::periodic:
+      return 2 * std::numbers::pi * double(j) / double(n);
+    case Boundary::dirichlet:
+      return std::numbers::pi * double(j + 1) / double(n + 1);
+    default:
+      return std::numbers::pi * double(j) / double(n - 1);
+  }
+}
+double wavenumber(Boundary boundary, std::size_t m, std::size_t n) {
+  if (boundary == Boundary::dirichlet) return double(m + 1);
+  if (boundary == Boundary::neumann) return double(m);
+  return m <= n / 2 ? double(m) : double(m) - double(n);  // the FFT's signed index
+}
+
+// Forward of f, û = f̂ / |k|² (0 at k = 0), backward into u: Spectrum is Complex for the
+// periodic r2c plan, double for the walls' r2r ones. The output box is transposed ({1, 0, 2}
+// when p0 > 1): its global indices, not the storage position, give the wavenumbers.
+template <typename Spectrum>
+Solved solve(const Options& options, a2afft::Fft3d& fft) {
+  const std::size_t n = options.n;
+  const Boundary boundary = options.boundary;
   const a2afft::Box3 in = fft.input_box(), out = fft.output_box();
   std::vector<double> f(fft.input_elements()), u(fft.input_elements());
-  std::vector<a2afft::Complex> spectrum(fft.output_elements());
-  const double spacing = 2 * std::numbers::pi / double(n);
+  std::vector<Spectrum> spectrum(fft.output_elements());
+  const auto at_point = [&](const Index& at, auto function) {
+    return function(coordinate(boundary, at[0], n), coordinate(boundary, at[1], n),
+                    coordinate(boundary, at[2], n));
+  };
+  const bool periodic = boundary == Boundary::periodic;
   for_each_stored(in, [&](const Index& at, std::size_t local) {
-    f[local] = source(spacing * double(at[0]), spacing * double(at[1]), spacing * double(at[2]));
+    f[local] = at_point(at, [&](double x, double y, double z) {
+      return periodic ? source(x, y, z) : wall_source(boundary, x, y, z);
+    });
   });
 
   MPI_Barrier(MPI_COMM_WORLD);  // time the solve, not the ranks' arrival
   const double start_seconds = MPI_Wtime();
   fft.forward(f.data(), spectrum.data());
-  a2afft::FftTimes times = fft.last_times();
-  // The output box is transposed ({1, 0, 2} when p0 > 1) and holds n2/2+1 points of
-  // dimension 2: its global indices, not the storage position, give the wavenumbers.
+  Solved solved;
+  solved.times = fft.last_times();
   for_each_stored(out, [&](const Index& at, std::size_t local) {
-    const double k0 = wavenumber(at[0], n), k1 = wavenumber(at[1], n), k2 = double(at[2]);
-    const double k_squared = k0 * k0 + k1 * k1 + k2 * k2;
-    spectrum[local] = k_squared == 0 ? a2afft::Complex(0) : spectrum[local] / k_squared;
+    double k_squared = 0;
+    for (std::size_t d = 0; d < 3; ++d)
+      k_squared += std::pow(wavenumber(boundary, at[d], n), 2);
+    spectrum[local] = k_squared == 0 ? Spectrum(0) : spectrum[local] / k_squared;
   });
   fft.backward(spectrum.data(), u.data());
-  const double solve_seconds_local = MPI_Wtime() - start_seconds;
-  times.transpose_seconds += fft.last_times().transpose_seconds;
-  times.compute_seconds += fft.last_times().compute_seconds;
+  solved.seconds = MPI_Wtime() - start_seconds;
+  solved.times.transpose_seconds += fft.last_times().transpose_seconds;
+  solved.times.compute_seconds += fft.last_times().compute_seconds;
 
-  // The slowest rank's times: each is what the solve cost.
-  double error = 0;
   for_each_stored(in, [&](const Index& at, std::size_t local) {
-    const double exact =
-        exact_solution(spacing * double(at[0]), spacing * double(at[1]), spacing * double(at[2]));
-    error = std::max(error, std::abs(u[local] - exact));
+    const double exact = at_point(at, [&](double x, double y, double z) {
+      return periodic ? exact_solution(x, y, z) : exact_wall_solution(boundary, x, y, z);
+    });
+    solved.error = std::max(solved.error, std::abs(u[local] - exact));
   });
-  double maxima[4] = {error, solve_seconds_local, times.transpose_seconds, times.compute_seconds};
+  return solved;
+}
+
+int run(const Options& options, int rank, int ranks) {
+  const std::size_t n = options.n;
+  a2afft::Fft3d fft(MPI_COMM_WORLD, {n, n, n}, plan_options_of(options));
+  const Solved solved = options.boundary == Boundary::periodic
+                            ? solve<a2afft::Complex>(options, fft)
+                            : solve<double>(options, fft);
+  // The slowest rank's times: each is what the solve cost.
+  double maxima[4] = {solved.error, solved.seconds, solved.times.transpose_seconds,
+                      solved.times.compute_seconds};
   MPI_Allreduce(MPI_IN_PLACE, maxima, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const bool pass = maxima[0] <= error_bound;
   if (rank == 0) {
-    std::printf("poisson3d: %zu^3, %d ranks, grid %dx%d, %s\n", n, ranks, fft.grid()[0],
-                fft.grid()[1], fft.describe().c_str());
+    const char* boundary = options.boundary == Boundary::periodic    ? "periodic"
+                           : options.boundary == Boundary::dirichlet ? "dirichlet"
+                                                                     : "neumann";
+    std::printf("poisson3d: %zu^3, %s boundaries (%s), %d ranks, grid %dx%d, %s\n", n, boundary,
+                fft.transform().to_string().c_str(), ranks, fft.grid()[0], fft.grid()[1],
+                fft.describe().c_str());
     std::printf("solve: %.3f ms (transpose %.3f ms, compute %.3f ms; slowest rank of each)\n",
                 maxima[1] * 1e3, maxima[2] * 1e3, maxima[3] * 1e3);
     std::printf("%s: max error %.2e vs the analytic u (bound %.0e)\n", pass ? "PASS" : "FAIL",
