@@ -197,7 +197,11 @@ TEST_P(VariableConformance, matches_vendor_alltoallv_on_every_case) {
   for (const Case& c : cases()) {
     const VariableProblem problem = problem_of(c);
     const std::string refusal = variable_exchange_refusal(parse_spec(GetParam()), problem);
-    ASSERT_EQ(refusal, "") << GetParam() << " refused " << c.name;
+    if (!refusal.empty()) {  // only a platform's reason (neighbor under SimGrid), never counts
+      EXPECT_TRUE(A2AFFT_SMPI) << GetParam() << " refused " << c.name << ": " << refusal;
+      EXPECT_THROW(make_variable_exchange(GetParam(), problem), UsageError);
+      continue;
+    }
     const auto plan = make_variable_exchange(GetParam(), problem);
     const std::string described = plan->describe();
     EXPECT_EQ(agreed_failure(described == mpi::broadcast(described, 0, topology().comm())

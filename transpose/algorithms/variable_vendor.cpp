@@ -4,12 +4,14 @@
 //
 // Source: the MPI standard (MPI-3.1 §5.8 MPI_Alltoallv/w, §7.6 neighborhood collectives on
 // MPI_Dist_graph_create_adjacent); heFFTe's reshapes use both ([heffte-2020]).
-// Steps (mpi): one MPI_Alltoallv on bytes. Open MPI 4.1 and SimGrid are MPI-3 (int counts and
-//   displacements, no MPI_Alltoallv_c), so when any count or offset on any rank passes
-//   max_message_count() every rank instead calls MPI_Alltoallw with one derived datatype per
-//   peer that carries its byte offset (MPI_Aint) inside, count 1 and displacement 0; the choice
-//   is agreed at construction, since all ranks must call the same collective.
-// Steps (neighbor): at construction, MPI_Dist_graph_create_adjacent with the ranks we receive
+// Steps (mpi): one MPI_Alltoallv on bytes. Open MPI 4.1 and SimGrid SMPI 3.32 are MPI-3 (int
+//   counts and displacements, no MPI_Alltoallv_c; MPICH 4.0 has it), so when any count or
+//   offset on any rank passes max_message_count() every rank instead calls MPI_Alltoallw with
+//   one derived datatype per peer that carries its byte offset (MPI_Aint) inside, count 1 and
+//   displacement 0: one path for every MPI. The choice is agreed at construction, since all
+//   ranks must call the same collective.
+// Steps (neighbor): refused under SimGrid SMPI 3.32, which aborts in the graph call; at
+//   construction, MPI_Dist_graph_create_adjacent with the ranks we receive
 //   from as sources and those we send to as destinations (0-byte peers and ourselves left
 //   out); run() copies our own segment and calls MPI_Neighbor_alltoallv, or with offsets or
 //   counts beyond int MPI_Neighbor_alltoallw, whose displacements are MPI_Aint.
@@ -205,6 +207,17 @@ class VariableNeighborExchange final : public VariableExchangePlan {
   std::optional<NeighborSide> send_, recv_;
 };
 
+// SimGrid SMPI 3.32 aborts the simulation in MPI_Dist_graph_create_adjacent ("Not yet
+// implemented"), so the simulated build refuses neighbor rather than crash.
+std::string neighbor_refusal(const RankLayout&, const Params&) {
+#if A2AFFT_SMPI
+  return "SimGrid SMPI 3.32 does not implement MPI_Dist_graph_create_adjacent (it aborts); "
+         "sparse talks to the same partners";
+#else
+  return "";
+#endif
+}
+
 constexpr std::string_view kMpi = "mpi";
 constexpr std::string_view kNeighbor = "neighbor";
 constexpr std::string_view kMpiExamples[] = {"mpi"};
@@ -233,10 +246,10 @@ extern const VariableExchangeInfo kVariableNeighborExchange = {
     .name = kNeighbor,
     .summary = "MPI_Neighbor_alltoallv on a distributed graph of the real partners",
     .source = "vendor (MPI-3 neighborhood collectives)",
-    .layouts = "any",
+    .layouts = "any (not under SimGrid SMPI 3.32: no distributed graphs)",
     .params = {},
     .examples = kNeighborExamples,
-    .validate = nullptr,
+    .validate = neighbor_refusal,
     .make = make_variable_plan<VariableNeighborExchange>,
     .auto_candidates = defaults<kNeighbor>,
 };
