@@ -27,7 +27,8 @@ struct PeerBytes {
 /// What a variable-size exchange plan is built for: the communicator and node layout of
 /// `topology`, and this rank's counts. `send.bytes[j]` on rank i must equal `recv.bytes[i]`
 /// on rank j (checked collectively when the plan is made). Fixed for the plan's life: a reshape
-/// between two decompositions knows them at plan time and runs the same plan many times.
+/// between two decompositions knows them at plan time and runs the same plan many times. As
+/// with ExchangeProblem, `topology` must outlive the plans made on it.
 struct VariableProblem {
   const Topology& topology;
   PeerBytes send;
