@@ -1,6 +1,7 @@
 #include "registry.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "algorithms/variable_uniform.hpp"
@@ -92,19 +93,29 @@ std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem) {
   return exchange_refusal(spec, problem.topology.layout());
 }
 
-std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
+namespace {
+
+// `refusal()` on every rank of `across`, agreed: a UsageError (a bad value) on some ranks is one
+// on every rank, then the lowest refusing rank's reason, or "". A value can be bad on some
+// sub-communicators only (a radix beyond their size): then it is an error on every rank, never
+// a throw on some while the others wait in a collective.
+std::string agreed(const std::function<std::string()>& refusal, MPI_Comm across) {
   std::string why, bad_value;
   try {
-    why = exchange_refusal(spec, problem);
+    why = refusal();
   } catch (const UsageError& error) {
     bad_value = error.what();
   }
-  // A value can be bad on some sub-communicators only (a radix beyond their size): then it is
-  // an error on every rank, never a throw on some while the others wait in a collective.
   if (const mpi::RankMessage error = mpi::agreed_message(bad_value, across); !error.empty()) {
     throw UsageError(error.text);
   }
   return mpi::agreed_message(why, across).text;
+}
+
+}  // namespace
+
+std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
+  return agreed([&] { return exchange_refusal(spec, problem); }, across);
 }
 
 double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes) {
@@ -194,18 +205,14 @@ const VariableExchangeInfo* variable_row(const Spec& spec, const RankLayout& lay
 }  // namespace
 
 std::string variable_exchange_refusal(const Spec& spec, const VariableProblem& problem) {
-  const MPI_Comm comm = problem.topology.comm();
-  std::string why, bad_value;
   const VariableExchangeInfo* info = nullptr;
-  try {
-    info = variable_row(spec, problem.topology.layout(), &why);
-  } catch (const UsageError& error) {
-    bad_value = error.what();
-  }
-  if (const mpi::RankMessage error = mpi::agreed_message(bad_value, comm); !error.empty()) {
-    throw UsageError(error.text);
-  }
-  why = mpi::agreed_message(why, comm).text;
+  const std::string why = agreed(
+      [&] {
+        std::string refusal;
+        info = variable_row(spec, problem.topology.layout(), &refusal);
+        return refusal;
+      },
+      problem.topology.comm());
   if (!why.empty() || info != nullptr) return why;
   return algorithms::uniform_refusal(problem);  // collective, agreed
 }

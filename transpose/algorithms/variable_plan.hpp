@@ -3,6 +3,9 @@
 #include <cstddef>
 #include <cstring>
 #include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "registry.hpp"
 #include "topology/topology.hpp"
@@ -15,6 +18,12 @@ template <typename Plan>
 std::unique_ptr<VariableExchangePlan> make_variable_plan(const VariableProblem& problem,
                                                          const Params&) {
   return std::make_unique<Plan>(problem);
+}
+
+/// `auto_candidates` for a variable backend that auto times with its defaults only.
+template <const std::string_view& kName>
+std::vector<Spec> variable_defaults_only(const RankLayout&) {
+  return {Spec{std::string(kName), {}}};
 }
 
 /// Our own segment, moved by a local copy rather than a message to ourselves.

@@ -107,10 +107,7 @@ std::unique_ptr<VariableExchangePlan> make_sparse(const VariableProblem& problem
       problem, sparse_batch(problem.topology.layout(), params).settings);
 }
 
-std::vector<Spec> sparse_candidates(const RankLayout&) {
-  return {Spec{"sparse", {}}};
-}
-
+constexpr std::string_view kName = "sparse";
 constexpr ParamInfo kParams[] = {
     {"batch", "all",
      "steps per round (>= 1; P-1 or more means all): at most 2 x batch messages in flight"},
@@ -120,7 +117,7 @@ constexpr std::string_view kExamples[] = {"sparse", "sparse:batch=1", "sparse:ba
 }  // namespace
 
 extern const VariableExchangeInfo kVariableSparseExchange = {
-    .name = "sparse",
+    .name = kName,
     .summary = "Irecv/Isend with the real partners only, batch steps in flight, then Waitall",
     .source = "[node-aware-2025] §2, Algorithm 2, on the partners with bytes",
     .layouts = "any",
@@ -128,7 +125,7 @@ extern const VariableExchangeInfo kVariableSparseExchange = {
     .examples = kExamples,
     .validate = refusal_of<sparse_batch>,
     .make = make_sparse,
-    .auto_candidates = sparse_candidates,
+    .auto_candidates = variable_defaults_only<kName>,
 };
 
 }  // namespace a2afft::detail::algorithms

@@ -223,11 +223,6 @@ constexpr std::string_view kNeighbor = "neighbor";
 constexpr std::string_view kMpiExamples[] = {"mpi"};
 constexpr std::string_view kNeighborExamples[] = {"neighbor"};
 
-template <const std::string_view& kName>
-std::vector<Spec> defaults(const RankLayout&) {
-  return {Spec{std::string(kName), {}}};
-}
-
 }  // namespace
 
 extern const VariableExchangeInfo kVariableVendorExchange = {
@@ -239,7 +234,7 @@ extern const VariableExchangeInfo kVariableVendorExchange = {
     .examples = kMpiExamples,
     .validate = nullptr,
     .make = make_variable_plan<VariableVendorExchange>,
-    .auto_candidates = defaults<kMpi>,
+    .auto_candidates = variable_defaults_only<kMpi>,
 };
 
 extern const VariableExchangeInfo kVariableNeighborExchange = {
@@ -251,7 +246,7 @@ extern const VariableExchangeInfo kVariableNeighborExchange = {
     .examples = kNeighborExamples,
     .validate = neighbor_refusal,
     .make = make_variable_plan<VariableNeighborExchange>,
-    .auto_candidates = defaults<kNeighbor>,
+    .auto_candidates = variable_defaults_only<kNeighbor>,
 };
 
 }  // namespace a2afft::detail::algorithms
