@@ -13,7 +13,7 @@ namespace {
 thread_local const PhaseScope* innermost_scope = nullptr;
 }  // namespace
 
-PhaseScope::PhaseScope(const ExchangePlan* exchange, PhaseTimer* timer, std::string_view phase,
+PhaseScope::PhaseScope(const DescribedPlan* exchange, PhaseTimer* timer, std::string_view phase,
                        long round)
     : timed_(timer, phase),
       exchange_(exchange),
@@ -29,7 +29,7 @@ PhaseScope::~PhaseScope() {
 
 std::string PhaseScope::describe_current() {
   std::string text;
-  const ExchangePlan* described = nullptr;
+  const DescribedPlan* described = nullptr;
   for (const PhaseScope* scope = innermost_scope; scope != nullptr; scope = scope->outer_) {
     if (scope->exchange_ == described) continue;  // an outer phase of the same plan
     text += described == nullptr ? " in " : " (inside ";

@@ -12,14 +12,22 @@
 namespace a2afft::detail {
 
 class Topology;
-class ExchangePlan;
+
+/// What every exchange plan, uniform (ExchangePlan) or variable (VariableExchangePlan), has in
+/// common for reports and error messages: its resolved spec.
+class DescribedPlan {
+ public:
+  virtual ~DescribedPlan() = default;
+  /// The resolved spec with every parameter's actual value, e.g. `nonblocking(batch=7)`.
+  virtual std::string describe() const = 0;
+};
 
 /// Times one phase of a run (when a timer is attached) and records where the exchange is, so
 /// that an MPI error inside names the backend, the phase, the round and the peer. Scopes nest:
 /// a hierarchical plan's inner exchange runs inside the outer plan's phase.
 class PhaseScope {
  public:
-  PhaseScope(const ExchangePlan* exchange, PhaseTimer* timer, std::string_view phase, long round);
+  PhaseScope(const DescribedPlan* exchange, PhaseTimer* timer, std::string_view phase, long round);
   ~PhaseScope();
   PhaseScope(const PhaseScope&) = delete;
   PhaseScope& operator=(const PhaseScope&) = delete;
@@ -30,7 +38,7 @@ class PhaseScope {
 
  private:
   ScopedPhase timed_;
-  const ExchangePlan* exchange_;
+  const DescribedPlan* exchange_;
   std::string_view phase_;
   long round_;  // from 1; -1: the phase has no rounds
   const PhaseScope* outer_;
@@ -61,14 +69,10 @@ ExchangeBuffer allocate_aligned(std::size_t bytes);
 /// A plan for MPI_Alltoall on bytes, built collectively for one communicator and block size.
 /// Construction does the expensive work (communicators, schedules, scratch); run() only moves
 /// data. Make plans with make_exchange() in registry.hpp.
-class ExchangePlan {
+class ExchangePlan : public DescribedPlan {
  public:
-  virtual ~ExchangePlan() = default;
   ExchangePlan(const ExchangePlan&) = delete;
   ExchangePlan& operator=(const ExchangePlan&) = delete;
-
-  /// The resolved spec with every parameter's actual value, e.g. `nonblocking(batch=7)`.
-  virtual std::string describe() const = 0;
 
   /// MPI_Alltoall semantics: block j of `send` goes to rank j; afterwards block j of `recv` holds
   /// what rank j sent here. Each buffer holds P * block_bytes; they must not overlap. `send` is

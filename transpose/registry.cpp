@@ -1,8 +1,10 @@
 #include "registry.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
+#include "algorithms/variable_uniform.hpp"
 #include "mpi/comm.hpp"
 
 #include "error.hpp"
@@ -13,8 +15,8 @@ namespace a2afft::detail {
 // Each row is defined in its algorithm's file and listed once, in algorithms/backends.def.
 namespace algorithms {
 #define A2AFFT_BACKEND(row) extern const ExchangeInfo row;
+#define A2AFFT_VARIABLE_BACKEND(row) extern const VariableExchangeInfo row;
 #include "algorithms/backends.def"
-#undef A2AFFT_BACKEND
 }  // namespace algorithms
 
 namespace {
@@ -24,7 +26,12 @@ namespace {
 constexpr const ExchangeInfo* kExchanges[] = {
 #define A2AFFT_BACKEND(row) &algorithms::row,
 #include "algorithms/backends.def"
-#undef A2AFFT_BACKEND
+};
+
+// The variable rows of the same file, in its order.
+constexpr const VariableExchangeInfo* kVariableExchanges[] = {
+#define A2AFFT_VARIABLE_BACKEND(row) &algorithms::row,
+#include "algorithms/backends.def"
 };
 
 // The names of the rows that `keep` accepts, comma-separated.
@@ -36,17 +43,21 @@ std::string names_of(bool (*keep)(const ExchangeInfo&)) {
   return names;
 }
 
-void check_keys(const Spec& spec, const ExchangeInfo& info) {
+void check_keys(const Spec& spec, std::string_view name, std::span<const ParamInfo> params) {
   for (const SpecParam& param : spec.params) {
-    const bool known = std::any_of(info.params.begin(), info.params.end(),
+    const bool known = std::any_of(params.begin(), params.end(),
                                    [&](const ParamInfo& p) { return p.key == param.key; });
     if (known) continue;
     std::string valid;
-    for (const ParamInfo& p : info.params)
+    for (const ParamInfo& p : params)
       valid += (valid.empty() ? "" : ", ") + std::string(p.key);
-    throw UsageError(std::string(info.name) + " has no parameter '" + param.key +
+    throw UsageError(std::string(name) + " has no parameter '" + param.key +
                      "'; valid: " + (valid.empty() ? "none" : valid));
   }
+}
+
+void check_keys(const Spec& spec, const ExchangeInfo& info) {
+  check_keys(spec, info.name, info.params);
 }
 
 }  // namespace
@@ -82,19 +93,29 @@ std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem) {
   return exchange_refusal(spec, problem.topology.layout());
 }
 
-std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
+namespace {
+
+// `refusal()` on every rank of `across`, agreed: a UsageError (a bad value) on some ranks is one
+// on every rank, then the lowest refusing rank's reason, or "". A value can be bad on some
+// sub-communicators only (a radix beyond their size): then it is an error on every rank, never
+// a throw on some while the others wait in a collective.
+std::string agreed(const std::function<std::string()>& refusal, MPI_Comm across) {
   std::string why, bad_value;
   try {
-    why = exchange_refusal(spec, problem);
+    why = refusal();
   } catch (const UsageError& error) {
     bad_value = error.what();
   }
-  // A value can be bad on some sub-communicators only (a radix beyond their size): then it is
-  // an error on every rank, never a throw on some while the others wait in a collective.
   if (const mpi::RankMessage error = mpi::agreed_message(bad_value, across); !error.empty()) {
     throw UsageError(error.text);
   }
   return mpi::agreed_message(why, across).text;
+}
+
+}  // namespace
+
+std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across) {
+  return agreed([&] { return exchange_refusal(spec, problem); }, across);
 }
 
 double scratch_bytes_bound(const Spec& spec, int ranks, int largest_node, std::size_t block_bytes) {
@@ -140,6 +161,78 @@ std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProb
 std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
                                             std::size_t block_bytes) {
   return make_exchange(parse_spec(spec), ExchangeProblem{topology, block_bytes});
+}
+
+std::span<const VariableExchangeInfo* const> registered_variable_exchanges() {
+  return kVariableExchanges;
+}
+
+const VariableExchangeInfo* find_variable_exchange(std::string_view name) {
+  for (const VariableExchangeInfo* info : kVariableExchanges) {
+    if (info->name == name) return info;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// The variable row's pure refusal; throws UsageError for an unknown name (listing both tables),
+// key or value. A name of the uniform table only returns nullptr: the caller checks uniformity.
+const VariableExchangeInfo* variable_row(const Spec& spec, const RankLayout& layout,
+                                         std::string* why) {
+  const VariableExchangeInfo* info = find_variable_exchange(spec.name);
+  if (info == nullptr) {
+    const bool uniform =
+        std::any_of(std::begin(kExchanges), std::end(kExchanges),
+                    [&](const ExchangeInfo* row) { return row->name == spec.name; });
+    if (!uniform) {
+      std::string names;
+      for (const VariableExchangeInfo* row : kVariableExchanges)
+        names += (names.empty() ? "" : ", ") + std::string(row->name);
+      throw UsageError("unknown exchange '" + spec.name +
+                       "'; valid variable-size exchanges: " + names + "; a uniform one (" +
+                       names_of([](const ExchangeInfo&) { return true; }) +
+                       ") serves uniform counts only");
+    }
+    *why = exchange_refusal(spec, layout);
+    return nullptr;
+  }
+  check_keys(spec, info->name, info->params);
+  if (info->validate != nullptr) *why = info->validate(layout, Params(spec));
+  return info;
+}
+
+}  // namespace
+
+std::string variable_exchange_refusal(const Spec& spec, const VariableProblem& problem) {
+  const VariableExchangeInfo* info = nullptr;
+  const std::string why = agreed(
+      [&] {
+        std::string refusal;
+        info = variable_row(spec, problem.topology.layout(), &refusal);
+        return refusal;
+      },
+      problem.topology.comm());
+  if (!why.empty() || info != nullptr) return why;
+  return algorithms::uniform_refusal(problem);  // collective, agreed
+}
+
+std::unique_ptr<VariableExchangePlan> make_variable_exchange(const Spec& spec,
+                                                             const VariableProblem& problem) {
+  check_variable_problem(problem);
+  if (const std::string why = variable_exchange_refusal(spec, problem); !why.empty()) {
+    throw UsageError(spec.to_string() + " cannot run this variable-size exchange on " +
+                     problem.topology.describe_layout() + ": " + why);
+  }
+  if (const VariableExchangeInfo* info = find_variable_exchange(spec.name)) {
+    return info->make(problem, Params(spec));
+  }
+  return algorithms::make_uniform_serving(spec, problem);
+}
+
+std::unique_ptr<VariableExchangePlan> make_variable_exchange(std::string_view spec,
+                                                             const VariableProblem& problem) {
+  return make_variable_exchange(parse_spec(spec), problem);
 }
 
 }  // namespace a2afft::detail

@@ -14,6 +14,7 @@
 #include "schedule/cost_model.hpp"
 #include "spec.hpp"
 #include "topology/layout.hpp"
+#include "variable_exchange.hpp"
 
 namespace a2afft::detail {
 
@@ -116,5 +117,48 @@ std::vector<PricedSpec> priced_specs(const schedule::ModelInputs& inputs);
 std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProblem& problem);
 std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
                                             std::size_t block_bytes);
+
+// ---- Variable-size exchanges (MPI_Alltoallv semantics; variable_exchange.hpp) ----
+
+/// One row of the variable backends' table: the variable-size counterpart of ExchangeInfo,
+/// listed in the same algorithms/backends.def (A2AFFT_VARIABLE_BACKEND). A spec whose name is
+/// no variable row but a uniform one runs that uniform backend when the counts happen to be
+/// uniform (and is refused with the reason otherwise).
+struct VariableExchangeInfo {
+  std::string_view name;
+  std::string_view summary;  // one line
+  std::string_view source;
+  std::string_view layouts;
+  std::span<const ParamInfo> params;
+  /// Specs worth running: all run by the variable conformance test.
+  std::span<const std::string_view> examples;
+  /// As ExchangeInfo::validate: pure, throws UsageError for a bad value, returns why `layout`
+  /// cannot run it or "". nullptr: no values to check, runs anywhere.
+  std::string (*validate)(const RankLayout& layout, const Params& params);
+  /// Builds the plan of a validated spec on a checked problem. Collective.
+  std::unique_ptr<VariableExchangePlan> (*make)(const VariableProblem& problem,
+                                                const Params& params);
+  /// The specs of this row that variable `auto` times. nullptr: auto never picks it.
+  std::vector<Spec> (*auto_candidates)(const RankLayout& layout) = nullptr;
+};
+
+/// Every variable backend, in table order.
+std::span<const VariableExchangeInfo* const> registered_variable_exchanges();
+
+/// The variable row named `name`, or nullptr (then a uniform row of that name may serve).
+const VariableExchangeInfo* find_variable_exchange(std::string_view name);
+
+/// Why `spec` cannot run `problem`, or "": unknown names and keys and bad values throw
+/// UsageError (naming the variable and the uniform backends); a uniform backend refuses unless
+/// the counts are uniform (every peer the same bytes on every rank, in rank order).
+/// Collective over the problem's communicator: every rank gets the same answer.
+std::string variable_exchange_refusal(const Spec& spec, const VariableProblem& problem);
+
+/// Builds a variable plan; collective. Checks the problem (check_variable_problem) and throws
+/// UsageError for an unknown name or key, a bad value, or a refusal (naming the reason).
+std::unique_ptr<VariableExchangePlan> make_variable_exchange(const Spec& spec,
+                                                             const VariableProblem& problem);
+std::unique_ptr<VariableExchangePlan> make_variable_exchange(std::string_view spec,
+                                                             const VariableProblem& problem);
 
 }  // namespace a2afft::detail

@@ -33,6 +33,41 @@ TEST(Registry, names_are_unique_and_rows_complete) {
   }
 }
 
+// The variable-size rows (A2AFFT_VARIABLE_BACKEND in the same backends.def): unique names,
+// complete rows, examples that use declared keys and validate on one node and on nodes of 2,
+// and the four the issue asks for beside auto.
+TEST(Registry, variable_rows_are_unique_complete_and_their_examples_validate) {
+  std::set<std::string_view> names;
+  for (const VariableExchangeInfo* info : registered_variable_exchanges()) {
+    EXPECT_TRUE(names.insert(info->name).second) << info->name;
+    EXPECT_FALSE(info->summary.empty()) << info->name;
+    EXPECT_FALSE(info->source.empty()) << info->name;
+    EXPECT_NE(info->make, nullptr) << info->name;
+    EXPECT_EQ(find_variable_exchange(info->name), info);
+    ASSERT_FALSE(info->examples.empty()) << info->name;
+    for (std::string_view example : info->examples) {
+      const Spec spec = parse_spec(example);
+      EXPECT_EQ(spec.name, info->name) << example;
+      for (const SpecParam& param : spec.params) {
+        bool declared = false;
+        for (const ParamInfo& known : info->params)
+          declared |= known.key == param.key;
+        EXPECT_TRUE(declared) << example << " uses undeclared key " << param.key;
+      }
+      // Under SimGrid SMPI neighbor is refused (no distributed graphs there).
+      if (info->validate == nullptr || (A2AFFT_SMPI && info->name == "neighbor")) continue;
+      for (const RankLayout& layout :
+           {RankLayout::of_node_sizes({1}), RankLayout::of_node_sizes({2, 2, 2})}) {
+        EXPECT_EQ(info->validate(layout, Params(spec)), "") << example;
+      }
+    }
+  }
+  for (const char* required : {"mpi", "neighbor", "sparse", "node-aggregate", "auto"}) {
+    EXPECT_TRUE(names.count(required)) << required;
+  }
+  EXPECT_EQ(find_variable_exchange("tra"), nullptr);  // uniform only: serves uniform counts
+}
+
 TEST(Registry, unknown_names_list_the_valid_ones) {
   try {
     find_exchange("pairwize");

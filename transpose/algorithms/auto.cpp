@@ -34,9 +34,8 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "timing/trials.hpp"
-
 #include "algorithms/algorithms.hpp"
+#include "algorithms/fastest.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
@@ -93,68 +92,24 @@ struct Trial {
   ExchangeBuffer send, recv;
 };
 
-Trial make_trial(const Spec& spec, const ExchangeProblem& problem) {
-  Trial trial;
-  trial.plan = make_exchange(spec, problem);
-  const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
-  trial.send = trial.plan->allocate(total);
-  trial.recv = trial.plan->allocate(total);
-  std::fill(bytes_of(trial.send).begin(), bytes_of(trial.send).end(), std::byte{1});
-  return trial;
-}
-
-// The index of the candidate with the lowest median. Candidates take turns, one run each per
-// round, so a slow spell of the machine hits them alike; rounds continue until `budget_seconds`
-// is spent (at least 3, at most 200). When all candidates' buffers would not fit in 1 GiB, they
-// run one after the other instead, each with an equal share of the budget.
+// The index of the fastest candidate (fastest_candidate: taking turns, medians, a budget).
 std::size_t fastest(const std::vector<Spec>& candidates, const ExchangeProblem& problem,
                     double budget_seconds) {
-  constexpr std::size_t kInterleavedBytes = std::size_t{1} << 30;
-  const MPI_Comm comm = problem.topology.comm();
   const std::size_t total = problem.block_bytes * static_cast<std::size_t>(problem.topology.size());
-  const bool interleaved = 2 * total * candidates.size() <= kInterleavedBytes;
-  std::vector<Trial> trials(candidates.size());
-  std::vector<double> medians(candidates.size());
-  timing::TrialCallbacks callbacks;
-  callbacks.prepare = [&](std::size_t k) { trials[k] = make_trial(candidates[k], problem); };
-  callbacks.run = [&](std::size_t k, int round) {
-    Trial& trial = trials[k];
+  const auto make = [&](std::size_t k) -> std::function<void()> {
+    auto trial = std::make_shared<Trial>();
+    trial->plan = make_exchange(candidates[k], problem);
+    trial->send = trial->plan->allocate(total);
+    trial->recv = trial->plan->allocate(total);
+    std::fill(bytes_of(trial->send).begin(), bytes_of(trial->send).end(), std::byte{1});
     // As the caller will run it: without the own block where the caller places it itself.
-    const bool others = problem.own_block_left && trial.plan->can_leave_own_block();
-    const auto run = [&] {
-      if (others) {
-        trial.plan->run_others(trial.send.data(), trial.recv.data());
-      } else {
-        trial.plan->run(trial.send.data(), trial.recv.data());
-      }
-    };
-    if (round < 0) {  // warm-up: pages, caches, protocols
-      run();
-      return 0.0;
+    if (problem.own_block_left && trial->plan->can_leave_own_block()) {
+      return [trial] { trial->plan->run_others(trial->send.data(), trial->recv.data()); };
     }
-    // Interleaved, an untimed run first brings this candidate's buffers back into cache, as
-    // repeated use of one plan has them.
-    if (interleaved) run();
-    // The same number on every rank, so all stop after the same round.
-    double seconds = timing::timed_run(comm, run);
-    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, comm),
-               "MPI_Allreduce(max)");
-    return seconds;
+    return [trial] { trial->plan->run(trial->send.data(), trial->recv.data()); };
   };
-  callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
-    medians[k] = timing::median(seconds);
-    trials[k] = Trial{};  // one after the other, only one candidate's buffers live at a time
-  };
-  timing::run_trials(candidates.size(),
-                     interleaved ? timing::TrialOrder::interleaved : timing::TrialOrder::sequential,
-                     {.warmup = 1,
-                      .fewest = 3,
-                      .most = 200,
-                      // Interleaved, each timed run's untimed twin costs as much again.
-                      .budget_seconds = interleaved ? budget_seconds / 2 : budget_seconds},
-                     callbacks);
-  return static_cast<std::size_t>(std::min_element(medians.begin(), medians.end()) -
-                                  medians.begin());
+  return fastest_candidate(candidates.size(), problem.topology.comm(), budget_seconds, 2 * total,
+                           make);
 }
 
 // A2AFFT_WISDOM: {"<key>": "<spec>", ...}, read and written on rank 0.

@@ -41,6 +41,8 @@ class Comm {
   /// With color MPI_UNDEFINED the result is empty (get() == MPI_COMM_NULL).
   static Comm split(MPI_Comm parent, int color, int key);
   static Comm split_shared_memory(MPI_Comm parent);
+  /// Takes ownership of a communicator made by another MPI call (a graph communicator).
+  static Comm adopt(MPI_Comm created) { return Comm(created); }
 
   Comm(Comm&& other) noexcept;
   Comm& operator=(Comm&& other) noexcept;

@@ -2,8 +2,10 @@
 
 #include <climits>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "error.hpp"
 #include "mpi/comm.hpp"
@@ -78,6 +80,36 @@ Datatype make_block_type(std::size_t bytes) {
   if (bytes > limit) return make_large_bytes_type(bytes, limit);
   MPI_Datatype type = MPI_DATATYPE_NULL;
   check(MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &type), "MPI_Type_contiguous");
+  return Datatype(committed(type));
+}
+
+Datatype make_segments_type(std::span<const ByteSegment> segments) {
+  const auto limit = static_cast<std::size_t>(max_message_count());
+  std::vector<int> lengths;
+  std::vector<MPI_Aint> displacements;
+  std::vector<MPI_Datatype> types;
+  std::vector<Datatype> large;  // alive until the struct type is committed
+  for (const ByteSegment& segment : segments) {
+    if (segment.bytes == 0) continue;
+    displacements.push_back(static_cast<MPI_Aint>(segment.offset));
+    if (segment.bytes <= limit) {
+      lengths.push_back(static_cast<int>(segment.bytes));
+      types.push_back(MPI_BYTE);
+    } else {
+      large.push_back(make_large_bytes_type(segment.bytes, limit));
+      lengths.push_back(1);
+      types.push_back(large.back().get());
+    }
+  }
+  if (types.empty()) throw std::logic_error("make_segments_type: no segment holds a byte");
+  if (types.size() > static_cast<std::size_t>(INT_MAX)) {
+    throw UsageError(std::to_string(types.size()) + " segments in one message; MPI counts up to " +
+                     std::to_string(INT_MAX));
+  }
+  MPI_Datatype type = MPI_DATATYPE_NULL;
+  check(MPI_Type_create_struct(static_cast<int>(types.size()), lengths.data(), displacements.data(),
+                               types.data(), &type),
+        "MPI_Type_create_struct(segments)");
   return Datatype(committed(type));
 }
 

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <span>
 
 namespace a2afft::detail::mpi {
 
@@ -32,6 +33,18 @@ class Datatype {
 /// A committed datatype of exactly `bytes` contiguous bytes, so that n of them go as count n:
 /// messages of many large blocks never need a byte count beyond INT_MAX.
 Datatype make_block_type(std::size_t bytes);
+
+/// `bytes` bytes at byte `offset` of a buffer.
+struct ByteSegment {
+  std::size_t offset;
+  std::size_t bytes;
+};
+
+/// One committed datatype of the non-empty `segments` of a buffer, in the order given (each at
+/// its byte offset from the buffer's start), so that many pieces go as one message of count 1
+/// and no piece needs an int count or displacement: a piece beyond max_message_count() bytes is
+/// one derived block. `segments` must hold at least one piece of bytes.
+Datatype make_segments_type(std::span<const ByteSegment> segments);
 
 /// `bytes` contiguous bytes as (type, count) with a count MPI can take: MPI_BYTE x bytes when
 /// it fits, otherwise one derived datatype of exactly `bytes` extent (count 1).
