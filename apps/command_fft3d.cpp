@@ -6,6 +6,7 @@
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include <a2afft/error.hpp>
 #include <a2afft/fft2d.hpp>
@@ -33,6 +34,8 @@ struct Fft3dCommandOptions {
   std::string transforms;
   std::string precision = "double";
   std::size_t batch = 1;
+  std::string in_grid;   // bricks the input comes in: g0xg1xg2, empty for the plan's pencils
+  std::string out_grid;  // and the output goes to
   FftRunOptions run;
   cli::LayoutFlags layout;
 };
@@ -53,10 +56,41 @@ struct Fft3dRun {
   RankMap ranks;
   std::array<int, 2> grid{};
   Order order = Order::interleaved;
+  // This rank's brick of --in-grid (of the input array) and --out-grid (of the output).
+  std::optional<Box3> input_box;
+  std::optional<Box3> output_box;
 
   std::string grid_text() const { return std::to_string(grid[0]) + "x" + std::to_string(grid[1]); }
   double points() const { return static_cast<double>(shape[0] * shape[1] * shape[2]); }
 };
+
+// This rank's brick (row-major) of a g0 x g1 x g2 grid of bricks over `shape`, rank r at
+// ((r / g2) / g1, (r / g2) % g1, r % g2); `grid` must multiply to the ranks.
+Box3 brick_of(const std::string& grid, const char* option, const std::array<std::size_t, 3>& shape,
+              int ranks, int rank) {
+  std::array<std::size_t, 3> parts{};
+  try {
+    parts = parse_shape(grid);
+  } catch (const UsageError&) {
+    throw UsageError(std::string(option) + "=" + grid + " is not valid; expected g0xg1xg2");
+  }
+  if (parts[0] * parts[1] * parts[2] != static_cast<std::size_t>(ranks)) {
+    throw UsageError(std::string(option) + "=" + grid + " has " +
+                     std::to_string(parts[0] * parts[1] * parts[2]) + " bricks but the job has " +
+                     std::to_string(ranks) +
+                     " ranks; expected g0 * g1 * g2 = " + std::to_string(ranks));
+  }
+  const auto r = static_cast<std::size_t>(rank);
+  const std::array<std::size_t, 3> at{r / parts[2] / parts[1], r / parts[2] % parts[1],
+                                      r % parts[2]};
+  Box3 box;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const std::size_t base = shape[d] / parts[d], extra = shape[d] % parts[d];
+    box.lower[d] = at[d] * base + std::min(at[d], extra);
+    box.size[d] = base + (at[d] < extra ? 1 : 0);
+  }
+  return box;
+}
 
 std::vector<std::pair<cli::ExchangeChoice, cli::ExchangeChoice>> exchange_pairs(
     const Fft3dCommandOptions& options) {
@@ -101,6 +135,13 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
                                     : parse_grid(options.grid, p);
   run.order = choose_fft_order(options.run, run.transform.point_bytes() * run.points() / p,
                                run.ranks, run.engines, run.choices.size());
+  const int rank = run.ranks.rank;
+  if (!options.in_grid.empty())
+    run.input_box = brick_of(options.in_grid, "--in-grid", run.shape, p, rank);
+  if (!options.out_grid.empty()) {
+    run.output_box =
+        brick_of(options.out_grid, "--out-grid", run.transform.output_shape(run.shape), p, rank);
+  }
   return run;
 }
 
@@ -166,6 +207,8 @@ CandidateMaker a2afft_maker(const Fft3dRun& run, const PlanOptions& shared,
   plan.row_exchange = row.spec;
   plan.column_exchange = column.spec;
   plan.output = run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
+  plan.input_box = run.input_box;
+  plan.output_box = run.output_box;
   return skipping_refusal_if(row.from_all && column.from_all, spec, [shape = run.shape, plan] {
     return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan);
   });
@@ -240,6 +283,14 @@ Runner add_fft3d(CLI::App& app) {
                    "transposed (x complete, y and z split; FFTW_MPI_TRANSPOSED_OUT for fftw-mpi) "
                    "or natural (the input layout)")
       ->capture_default_str();
+  command->add_option("--in-grid", options->in_grid,
+                      "The input comes in bricks of a g0xg1xg2 grid (g0 g1 g2 = P; rank r at "
+                      "(r / g2 / g1, r / g2 % g1, r % g2)), as an application's own "
+                      "decomposition: a2afft reshapes them into its pencils (the reshape "
+                      "[ms] column). Default: a2afft's pencils");
+  command->add_option("--out-grid", options->out_grid,
+                      "The output goes to bricks of a g0xg1xg2 grid of the spectrum, reshaped "
+                      "from a2afft's pencils. Default: a2afft's pencils");
   add_kind_option(*command, options->kind);
   add_axes_option(*command, options->transforms);
   add_transform_options(*command, options->precision, options->batch);

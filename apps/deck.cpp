@@ -56,6 +56,8 @@ constexpr KeyRule kRunKeys[] = {
     {"grids", "fft3d", Type::text_list, "--grid", Emit::expanded},
     {"row_exchange", "fft3d", Type::text, "--row-exchange", Emit::value},
     {"col_exchange", "fft3d", Type::text, "--col-exchange", Emit::value},
+    {"in_grid", "fft3d", Type::text, "--in-grid", Emit::value},
+    {"out_grid", "fft3d", Type::text, "--out-grid", Emit::value},
     // (`kind` names the run's command, so the transform's kind is `fft_kind`.)
     {"fft_kind", "fft2d fft3d", Type::text, "--kind", Emit::value},
     {"transforms", "fft2d fft3d", Type::text, "--transforms", Emit::value},

@@ -42,7 +42,8 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
   FftRow row;
   row.engine = trial.plan->engine();
   row.exchange = trial.plan->describe();
-  for (auto* series : {&trial.total, &trial.transpose, &trial.compute, &trial.backward}) {
+  for (auto* series :
+       {&trial.total, &trial.transpose, &trial.compute, &trial.backward, &trial.reshape}) {
     report::max_over_ranks(*series, comm);
   }
   row.total = report::summarize(trial.total);
@@ -50,6 +51,10 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
   row.compute = report::summarize(trial.compute);
   row.has_split = !options.backward && row.engine == "a2afft";  // FFTW-MPI's is one "compute"
   if (options.backward) row.backward_total = report::summarize(trial.backward);
+  if (row.has_split && std::any_of(trial.reshape.begin(), trial.reshape.end(),
+                                   [](double seconds) { return seconds > 0; })) {
+    row.reshape = report::summarize(trial.reshape);
+  }
   row.gflops = trial.plan->transform().flops(global) / row.total.median / 1e9;
   if (roofline) {
     row.roofline = true;

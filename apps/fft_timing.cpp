@@ -9,7 +9,7 @@ namespace a2afft::commands {
 
 FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan,
                        const std::array<std::size_t, 3>& global) {
-  FftTrial trial{std::move(plan), {}, {}, {}, {}, {}};
+  FftTrial trial{std::move(plan), {}, {}, {}, {}, {}, {}};
   const Box3 box = trial.plan->input_box();
   trial.input.resize(box.elements());
   fill_test_signal(trial.input.data(), box, global);
@@ -30,6 +30,7 @@ void run_trial_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm) {
   // The split is reported for forward-only runs.
   trial.transpose.push_back(backward ? 0.0 : split.transpose_seconds);
   trial.compute.push_back(backward ? 0.0 : split.compute_seconds);
+  trial.reshape.push_back(backward ? 0.0 : split.reshape_seconds);
 }
 
 }  // namespace a2afft::commands

@@ -17,6 +17,7 @@ struct FftTrial {
   std::unique_ptr<FftCandidate> plan;
   std::vector<Complex> input;  // the reproducible test signal of the global array
   std::vector<double> total, transpose, compute, backward;
+  std::vector<double> reshape;  // between the application's boxes and the plan's (0 without)
 };
 
 FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan,
@@ -24,7 +25,7 @@ FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan,
 
 /// One run: copies the input in (untimed), then times forward() from a barrier over `comm` (with
 /// `backward`, then backward() apart). A `timed` run appends its seconds on this rank; transpose
-/// and compute are the plan's last_times() of forward (0 with `backward`). Collective.
+/// compute and reshape are the plan's last_times() of forward (0 with `backward`). Collective.
 void run_trial_once(FftTrial& trial, bool timed, bool backward, MPI_Comm comm);
 
 }  // namespace a2afft::commands

@@ -15,8 +15,12 @@
 // the transposes and the FFTs (the plan's last_times()). Exits 0 (PASS) when the error is at
 // most 1e-11, 1 (FAIL) otherwise, 2 on a bad argument.
 //
+// With --bricks G0xG1xG2 the application holds f and u in bricks of its own (G0 G1 G2 = P, as a
+// PME or particle-mesh code does) and the spectrum in bricks too: the plan's input_box and
+// output_box, which a2afft reshapes to and from its pencils.
+//
 //     mpiexec -n 4 ./poisson3d [--n 64] [--boundary periodic|dirichlet|neumann] [--exchange auto]
-//                              [--grid P0xP1] [--rigor measure]
+//                              [--grid P0xP1] [--bricks G0xG1xG2] [--rigor measure]
 
 #include <mpi.h>
 
@@ -52,6 +56,7 @@ enum class Boundary { periodic, dirichlet, neumann };
 struct Options {
   std::size_t n = 64;
   Boundary boundary = Boundary::periodic;
+  std::array<int, 3> bricks{0, 0, 0};  // the application's bricks; {0, 0, 0}: a2afft's pencils
   std::string exchange = "auto";
   std::array<int, 2> grid{0, 0};
   a2afft::Rigor rigor = a2afft::Rigor::measure;
@@ -59,7 +64,7 @@ struct Options {
 
 const char* const usage =
     "usage: poisson3d [--n N] [--boundary periodic|dirichlet|neumann] [--exchange SPEC] "
-    "[--grid P0xP1] [--rigor estimate|measure|patient]";
+    "[--grid P0xP1] [--bricks G0xG1xG2] [--rigor estimate|measure|patient]";
 
 std::size_t parse_count(std::string_view name, std::string_view text, std::size_t minimum) {
   std::size_t value = 0;
@@ -79,6 +84,20 @@ std::array<int, 2> parse_grid(std::string_view text) {
   try {
     return {int(parse_count("", text.substr(0, x), 1)),
             int(parse_count("", text.substr(x + 1), 1))};
+  } catch (const BadArgument&) {
+    throw BadArgument(refusal);
+  }
+}
+
+// "G0xG1xG2" of positive integers; run() checks that they multiply to the ranks.
+std::array<int, 3> parse_bricks(std::string_view text) {
+  const std::string refusal =
+      "--bricks=" + std::string(text) + " is not valid: G0xG1xG2 of positive integers, e.g. 2x2x1";
+  const auto x = text.find('x');
+  if (x == std::string_view::npos) throw BadArgument(refusal);
+  try {
+    const std::array<int, 2> rest = parse_grid(text.substr(x + 1));
+    return {int(parse_count("", text.substr(0, x), 1)), rest[0], rest[1]};
   } catch (const BadArgument&) {
     throw BadArgument(refusal);
   }
@@ -107,6 +126,8 @@ Options parse_options(int argc, char** argv) {
       options.exchange = value;  // the library checks it, with every rank
     } else if (name == "--grid") {
       options.grid = parse_grid(value);
+    } else if (name == "--bricks") {
+      options.bricks = parse_bricks(value);
     } else if (name == "--rigor") {
       if (value == "estimate")
         options.rigor = a2afft::Rigor::estimate;
@@ -179,8 +200,22 @@ struct Solved {
   a2afft::FftTimes times;
 };
 
+// This rank's brick of a g0 x g1 x g2 grid over `shape`: near-equal parts, rank r at
+// (r / g2 / g1, r / g2 % g1, r % g2), row-major.
+a2afft::Box3 brick(const std::array<int, 3>& grid, const Index& shape, int rank) {
+  const std::array<int, 3> at{rank / grid[2] / grid[1], rank / grid[2] % grid[1], rank % grid[2]};
+  a2afft::Box3 box;
+  for (std::size_t d = 0; d < 3; ++d) {
+    const std::size_t parts = std::size_t(grid[d]), index = std::size_t(at[d]);
+    const std::size_t base = shape[d] / parts, extra = shape[d] % parts;
+    box.lower[d] = index * base + std::min(index, extra);
+    box.size[d] = base + (index < extra ? 1 : 0);
+  }
+  return box;
+}
+
 // The plan's options the command line asks for, with full scaling: backward returns u, not N u.
-a2afft::Fft3dOptions plan_options_of(const Options& options) {
+a2afft::Fft3dOptions plan_options_of(const Options& options, int rank, int ranks) {
   a2afft::Fft3dOptions plan_options;
   plan_options.scaling = a2afft::Scaling::full;
   plan_options.row_exchange = plan_options.column_exchange = options.exchange;
@@ -192,6 +227,17 @@ a2afft::Fft3dOptions plan_options_of(const Options& options) {
     const a2afft::AxisKind axis =
         options.boundary == Boundary::dirichlet ? a2afft::AxisKind::dst1 : a2afft::AxisKind::dct1;
     plan_options.axes = {axis, axis, axis};
+  }
+  if (options.bricks[0] > 0) {
+    const auto [g0, g1, g2] = options.bricks;
+    if (g0 * g1 * g2 != ranks)
+      throw BadArgument("--bricks=" + std::to_string(g0) + "x" + std::to_string(g1) + "x" +
+                        std::to_string(g2) + " is not valid on " + std::to_string(ranks) +
+                        " ranks: G0 * G1 * G2 must be " + std::to_string(ranks));
+    const std::size_t n = options.n;
+    const bool periodic = options.boundary == Boundary::periodic;
+    plan_options.input_box = brick(options.bricks, {n, n, n}, rank);
+    plan_options.output_box = brick(options.bricks, {n, n, periodic ? n / 2 + 1 : n}, rank);
   }
   return plan_options;
 }
@@ -249,6 +295,7 @@ Solved solve(const Options& options, a2afft::Fft3d& fft) {
   solved.seconds = MPI_Wtime() - start_seconds;
   solved.times.transpose_seconds += fft.last_times().transpose_seconds;
   solved.times.compute_seconds += fft.last_times().compute_seconds;
+  solved.times.reshape_seconds += fft.last_times().reshape_seconds;
 
   for_each_stored(in, [&](const Index& at, std::size_t local) {
     const double exact = at_point(at, [&](double x, double y, double z) {
@@ -261,14 +308,14 @@ Solved solve(const Options& options, a2afft::Fft3d& fft) {
 
 int run(const Options& options, int rank, int ranks) {
   const std::size_t n = options.n;
-  a2afft::Fft3d fft(MPI_COMM_WORLD, {n, n, n}, plan_options_of(options));
+  a2afft::Fft3d fft(MPI_COMM_WORLD, {n, n, n}, plan_options_of(options, rank, ranks));
   const Solved solved = options.boundary == Boundary::periodic
                             ? solve<a2afft::Complex>(options, fft)
                             : solve<double>(options, fft);
   // The slowest rank's times: each is what the solve cost.
-  double maxima[4] = {solved.error, solved.seconds, solved.times.transpose_seconds,
-                      solved.times.compute_seconds};
-  MPI_Allreduce(MPI_IN_PLACE, maxima, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  double maxima[5] = {solved.error, solved.seconds, solved.times.transpose_seconds,
+                      solved.times.compute_seconds, solved.times.reshape_seconds};
+  MPI_Allreduce(MPI_IN_PLACE, maxima, 5, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   const bool pass = maxima[0] <= error_bound;
   if (rank == 0) {
     const char* boundary = options.boundary == Boundary::periodic    ? "periodic"
@@ -277,8 +324,10 @@ int run(const Options& options, int rank, int ranks) {
     std::printf("poisson3d: %zu^3, %s boundaries (%s), %d ranks, grid %dx%d, %s\n", n, boundary,
                 fft.transform().to_string().c_str(), ranks, fft.grid()[0], fft.grid()[1],
                 fft.describe().c_str());
-    std::printf("solve: %.3f ms (transpose %.3f ms, compute %.3f ms; slowest rank of each)\n",
-                maxima[1] * 1e3, maxima[2] * 1e3, maxima[3] * 1e3);
+    std::printf(
+        "solve: %.3f ms (transpose %.3f ms, compute %.3f ms, reshape %.3f ms; slowest "
+        "rank of each)\n",
+        maxima[1] * 1e3, maxima[2] * 1e3, maxima[3] * 1e3, maxima[4] * 1e3);
     std::printf("%s: max error %.2e vs the analytic u (bound %.0e)\n", pass ? "PASS" : "FAIL",
                 maxima[0], error_bound);
   }

@@ -11,6 +11,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <optional>
+#include <tuple>
+
 #include <mpi4py/mpi4py.h>
 
 #include <memory>
@@ -172,14 +175,29 @@ Held<Plan> planned(const py::object& comm, const Shape& shape, const Options& op
   return Held<Plan>{std::make_unique<Plan>(handle, shape, options)};
 }
 
+// (lower, size, order) from Python, as a box; none stays none.
+using BoxTuple =
+    std::tuple<std::array<std::size_t, 3>, std::array<std::size_t, 3>, std::array<int, 3>>;
+std::optional<a2afft::Box3> box_of(const std::optional<BoxTuple>& given) {
+  if (!given) return std::nullopt;
+  a2afft::Box3 box;
+  std::tie(box.lower, box.size, box.order) = *given;
+  return box;
+}
+
 void bind_fft3d(py::module_& module) {
   py::class_<Held<a2afft::Fft3d>> fft3d(module, "Fft3d");
   fft3d
       .def(py::init([](const py::object& comm, const std::array<std::size_t, 3>& shape,
                        const a2afft::PlanOptions& shared, const std::array<int, 2>& grid,
                        const std::string& row_exchange, const std::string& column_exchange,
-                       bool natural_output) {
+                       bool natural_output, const std::optional<BoxTuple>& input_box,
+                       const std::optional<BoxTuple>& output_box,
+                       const std::string& reshape_exchange) {
              auto options = with_shared<a2afft::Fft3dOptions>(shared);
+             options.input_box = box_of(input_box);
+             options.output_box = box_of(output_box);
+             options.reshape_exchange = reshape_exchange;
              options.grid = grid;
              options.row_exchange = row_exchange;
              options.column_exchange = column_exchange;
@@ -188,7 +206,9 @@ void bind_fft3d(py::module_& module) {
              return planned<a2afft::Fft3d>(comm, shape, options);
            }),
            py::arg("comm"), py::arg("shape"), py::arg("options"), py::arg("grid"),
-           py::arg("row_exchange"), py::arg("column_exchange"), py::arg("natural_output"))
+           py::arg("row_exchange"), py::arg("column_exchange"), py::arg("natural_output"),
+           py::arg("input_box") = std::nullopt, py::arg("output_box") = std::nullopt,
+           py::arg("reshape_exchange") = "auto")
       .def("grid", [](const Held<a2afft::Fft3d>& held) { return held.get().grid(); });
   bind_common(fft3d);
   bind_boxes(fft3d);

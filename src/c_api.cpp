@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 
 #include "collective_checks.hpp"
@@ -172,6 +173,19 @@ std::vector<a2afft::AxisKind> axes_of(MPI_Comm comm, const char* transforms, con
   return axes;
 }
 
+// A box of the C options (lower, size, order), or none where `has` is 0.
+std::optional<a2afft::Box3> box_option(int has, const size_t lower[3], const size_t size[3],
+                                       const int order[3]) {
+  if (has == 0) return std::nullopt;
+  a2afft::Box3 box;
+  for (std::size_t d = 0; d < 3; ++d) {
+    box.lower[d] = lower[d];
+    box.size[d] = size[d];
+    box.order[d] = order[d];
+  }
+  return box;
+}
+
 // Creates a plan: the arguments agreed on every rank first, then make() builds it.
 template <typename Plan, typename Options, typename Make>
 int create(MPI_Comm comm, const Options* options, void (*init)(Options*), Plan** plan,
@@ -295,6 +309,8 @@ void a2afft_fft3d_options_init(a2afft_fft3d_options* options) {
   options->kind = A2AFFT_KIND_C2C;
   options->precision = A2AFFT_PRECISION_DOUBLE;
   options->batch = 1;
+  for (int d = 0; d < 3; ++d)
+    options->input_order[d] = options->output_order[d] = d;
 }
 
 void a2afft_fft2d_options_init(a2afft_fft2d_options* options) {
@@ -342,6 +358,11 @@ int a2afft_fft3d_create(MPI_Comm comm, const size_t shape[3], const a2afft_fft3d
         read_shared(given, cpp);
         cpp.kind = static_cast<a2afft::Kind>(given.kind);
         cpp.axes = axes_of(comm, given.transforms, who);
+        cpp.input_box =
+            box_option(given.has_input_box, given.input_lower, given.input_size, given.input_order);
+        cpp.output_box = box_option(given.has_output_box, given.output_lower, given.output_size,
+                                    given.output_order);
+        cpp.reshape_exchange = text_or(given.reshape_exchange, "auto");
         cpp.grid = {given.grid[0], given.grid[1]};
         cpp.row_exchange = text_or(given.row_exchange, "auto");
         cpp.column_exchange = text_or(given.column_exchange, "auto");

@@ -176,7 +176,7 @@ FftTimes times_of(const PhaseTimer& timer) {
     const auto found = timer.seconds().find(phase);
     return found == timer.seconds().end() ? 0.0 : found->second;
   };
-  return {seconds("transpose"), seconds("compute")};
+  return {seconds("transpose"), seconds("compute"), seconds("reshape")};
 }
 
 }  // namespace a2afft::detail::library

@@ -14,6 +14,7 @@
 #include "geometry.hpp"
 #include "pencil3d.hpp"
 #include "registry.hpp"
+#include "reshaped_engine.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
 
@@ -116,12 +117,20 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                               : std::array<AxisKind, 3>{axes[0], axes[1], axes[2]};
   engine_options.real_input = core->transform.kind == Kind::r2c;
   engine_options.batch = options.batch;
+  const Transform& transform = core->transform;
+  const SideBytes bytes{transform.batch * transform.input_scalar_bytes(),
+                        transform.batch * transform.output_scalar_bytes(), transform.batch,
+                        transform.output_scalar_bytes()};
+  const fft::Shape3 spectrum{shape[0], shape[1],
+                             transform.kind == Kind::r2c ? shape[2] / 2 + 1 : shape[2]};
   plan_engine(*core, options, [&](auto real, PhaseTimer* timer) {
     using Real = decltype(real);
     auto engine =
         std::make_unique<fft::BasicPencil3d<Real>>(*core->topology, shape, grid, engine_options);
     engine->attach_timer(timer);
-    return std::make_unique<PencilEngine<Real>>(std::move(engine), two_d);
+    return with_reshapes(std::make_unique<PencilEngine<Real>>(std::move(engine), two_d),
+                         *core->topology, shape, spectrum, options.input_box, options.output_box,
+                         bytes, parse_spec(options.reshape_exchange), timer);
   });
   return core;
 }

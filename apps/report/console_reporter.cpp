@@ -92,6 +92,9 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
         columns.end(),
         {{"passes", true}, {"MiB/rank", true}, {"bound [ms]", true}, {"vs bound", true}});
   }
+  const bool reshape = std::any_of(rows.begin(), rows.end(),
+                                   [](const FftRow& row) { return row.reshape.has_value(); });
+  if (reshape) columns.push_back({"reshape [ms]", true});
   if (backward) columns.push_back({"backward [ms]", true});
   columns.insert(columns.end(), {{"round trip", true}, {"vs fftw-mpi", true}, {"check"}});
   TextTable table(columns);
@@ -113,6 +116,7 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
     } else if (roofline) {
       cells.insert(cells.end(), {"-", "-", "-", "-"});
     }
+    if (reshape) cells.push_back(row.reshape ? milliseconds(row.reshape->median) : "-");
     if (backward)
       cells.push_back(row.backward_total ? milliseconds(row.backward_total->median) : "-");
     cells.push_back(error_text(row.round_trip_error));

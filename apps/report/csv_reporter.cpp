@@ -107,6 +107,9 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
   // header (and can still be appended to).
   const bool roofline =
       std::any_of(rows.begin(), rows.end(), [](const FftRow& row) { return row.roofline; });
+  // Likewise the reshape's, only when a plan reshaped.
+  const bool reshape = std::any_of(rows.begin(), rows.end(),
+                                   [](const FftRow& row) { return row.reshape.has_value(); });
   std::vector<std::string> header = {"engine",           "exchange",    "total_median_s",
                                      "total_min_s",      "total_max_s", "transpose_median_s",
                                      "compute_median_s", "gflops",      "round_trip_error",
@@ -115,6 +118,7 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
     header.insert(header.end(), {"memory_passes", "bytes_moved_per_rank", "flops_per_rank",
                                  "bound_s", "measured_over_bound"});
   }
+  if (reshape) header.push_back("reshape_median_s");
   CsvWriter csv(path_, header);
   for (const FftRow& row : rows) {
     std::vector<std::string> cells = {row.engine,
@@ -135,6 +139,7 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
     } else if (roofline) {
       cells.insert(cells.end(), 5, "");
     }
+    if (reshape) cells.push_back(row.reshape ? number(row.reshape->median) : "");
     csv.add_row(cells);
   }
 }

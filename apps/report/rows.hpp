@@ -63,6 +63,9 @@ struct FftRow {
   std::string exchange;  // the plan's describe()
   Summary total, transpose, compute;
   bool has_split = false;  // transpose and compute were recorded (forward only)
+  // Reshaping between the application's boxes and the plan's (--in-grid, --out-grid), when the
+  // plan has them.
+  std::optional<Summary> reshape;
   std::optional<Summary> backward_total;
   double gflops = 0;
   double round_trip_error = 0;           // max |IFFT(FFT(x))/N - x| / max |x|

@@ -36,6 +36,15 @@ module a2afft
     ! c_loc of a NUL-terminated string such as "dct2,dft,r2c" (one kind per axis, C order:
     ! slowest first), or c_null_ptr for every axis dft (a2afft.h says more)
     type(c_ptr) :: transforms
+    ! This rank's input and output boxes as the application holds them (has_*_box = 1; lower
+    ! corners and sizes in C's dimension order, order slowest first, 0-based), a2afft.h says more
+    integer(c_int) :: has_input_box
+    integer(c_size_t) :: input_lower(3), input_size(3)
+    integer(c_int) :: input_order(3)
+    integer(c_int) :: has_output_box
+    integer(c_size_t) :: output_lower(3), output_size(3)
+    integer(c_int) :: output_order(3)
+    type(c_ptr) :: reshape_exchange
   end type
 
   type, bind(C) :: a2afft_fft1d_options

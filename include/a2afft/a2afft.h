@@ -81,6 +81,22 @@ typedef struct a2afft_fft3d_options {
    * NULL (default): every axis dft, the last r2c for kind R2C. Cosine and sine axes alone make
    * an R2R plan: real arrays both ways (see a2afft::AxisKind in a2afft/fft.hpp). */
   const char* transforms;
+  /** This rank's part of the input and of the output as the application holds them (bricks,
+   * slabs, pencils, empty boxes; a2afft::Fft3dOptions::input_box): with has_input_box = 1,
+   * the elements input_lower[d] .. input_lower[d] + input_size[d] - 1 of each dimension d,
+   * stored with the dimensions ordered slowest to fastest as input_order says. forward()
+   * reshapes them into the plan's pencils, and its output into the output box; 0 (default):
+   * the plan's own boxes. The ranks' boxes must hold every point once. @{ */
+  int has_input_box;
+  size_t input_lower[3];
+  size_t input_size[3];
+  int input_order[3];
+  int has_output_box;
+  size_t output_lower[3];
+  size_t output_size[3];
+  int output_order[3];
+  /** @} */
+  const char* reshape_exchange; /**< the reshapes' variable-size exchange; NULL: "auto" */
 } a2afft_fft3d_options;
 
 /** Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */

@@ -100,6 +100,9 @@ struct Box3 {
 struct FftTimes {
   double transpose_seconds = 0;  ///< packing, exchanging and unpacking
   double compute_seconds = 0;    ///< the FFTs, with twiddles and scaling
+  /// Reshaping between the application's boxes and the plan's own (Fft3dOptions::input_box);
+  /// 0 without them.
+  double reshape_seconds = 0;
 };
 
 /// The conventional flop count of one transform of `points` points (the logical ones: reals for

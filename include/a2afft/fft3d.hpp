@@ -5,6 +5,7 @@
 #include <array>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <a2afft/error.hpp>
@@ -42,6 +43,23 @@ struct Fft3dOptions : PlanOptions {
   /// @}
   /// Where forward() leaves its output (Fft3dOutput).
   Fft3dOutput output = Fft3dOutput::transposed;
+  /// This rank's part of the input and of the output as the application holds them (heFFTe's
+  /// inbox and outbox): any decomposition of the array (bricks, pencils, slabs, empty boxes;
+  /// input and output may differ), each box in its own storage order (Box3::order). Together
+  /// the ranks' boxes must hold every point once; otherwise every rank throws UsageError naming
+  /// the ranks and boxes. The output box is a part of the spectrum (n2/2+1 along dimension 2
+  /// for r2c). Unset (the default): the plan's own pencils, with no reshape. Set, forward()
+  /// reshapes the input into the plan's pencils and its output into `output_box` (backward()
+  /// the reverse), each through one variable-size exchange that talks only to real partners;
+  /// a box equal to the plan's own on every rank adds nothing. input_box() and output_box()
+  /// then return these.
+  /// @{
+  std::optional<Box3> input_box;
+  std::optional<Box3> output_box;
+  /// @}
+  /// The variable-size exchange of the reshapes: `auto` (time the candidates, keep the fastest),
+  /// `mpi` (MPI_Alltoallv), `neighbor`, `sparse`, `node-aggregate`, ... (`a2afft list`).
+  std::string reshape_exchange = "auto";
 };
 
 /// A distributed 3D FFT on a p0 x p1 pencil grid: c2c or r2c, double or float, of one field or

@@ -210,6 +210,24 @@ def _plan_options(kind_value, precision, batch, exchange, rigor, scaling, wisdom
     return options
 
 
+def _box(name, box):
+    """(lower, size, order) for a box given as (lower, size) or (lower, size, order), or None."""
+    if box is None:
+        return None
+    try:
+        parts = [tuple(int(v) for v in part) for part in box]
+    except (TypeError, ValueError) as error:
+        raise UsageError(f"{name}={box!r} is not valid; expected (lower, size) or "
+                         "(lower, size, order), three integers each") from error
+    if len(parts) == 2:
+        parts.append((0, 1, 2))
+    if len(parts) != 3 or any(len(part) != 3 for part in parts) or \
+            any(v < 0 for part in parts[:2] for v in part):
+        raise UsageError(f"{name}={box!r} is not valid; expected (lower, size) or "
+                         "(lower, size, order), three non-negative integers each")
+    return tuple(parts)
+
+
 def _slices(lower, size, axes):
     return tuple(slice(lower[a], lower[a] + size[a]) for a in axes)
 
@@ -247,6 +265,11 @@ class Fft3d(_BoxPlan):
     `global_hat[fft.local_output_slices].transpose(fft.output_axes)` is the local array;
     output="natural" returns the input's layout instead (two more transposes). r2c: real input,
     n0 x n1 x (n2//2+1) complex output. batch=k fields add a trailing axis of k.
+    input_box, output_box: this rank's part of the input and of the output as the application
+    holds them, (lower, size) or (lower, size, order) with order the axes slowest first (bricks,
+    slabs, pencils, empty boxes; heFFTe's inbox and outbox): forward() reshapes them into the
+    plan's pencils and back out (reshape_exchange: the variable-size exchange, "auto"); the
+    local shapes and slices follow. Every point must be in one box of each.
     transforms: what each axis does, e.g. "dct2,dft,r2c" or ("dst1", "dst1", "dst1"): dft,
     r2c (the last axis only), dct1..dct4, dst1..dst4 (FFTW's REDFT00..RODFT11) or none; the
     kind follows (cosine and sine axes alone: "r2r", real arrays both ways).
@@ -256,7 +279,8 @@ class Fft3d(_BoxPlan):
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", grid=None,
                  batch=1, rigor="measure", output="transposed", scaling="none", wisdom_file="",
-                 row_exchange=None, column_exchange=None, transforms=None):
+                 row_exchange=None, column_exchange=None, transforms=None, input_box=None,
+                 output_box=None, reshape_exchange="auto"):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 3:
             raise UsageError(f"shape={shape!r} is not valid; expected three sizes (n0, n1, n2)")
@@ -271,7 +295,9 @@ class Fft3d(_BoxPlan):
         plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), options,
                              tuple(int(p) for p in grid), row_exchange or "",
                              column_exchange or "",
-                             _choice("output", output, {"transposed": False, "natural": True}))
+                             _choice("output", output, {"transposed": False, "natural": True}),
+                             _box("input_box", input_box), _box("output_box", output_box),
+                             reshape_exchange)
         self._register(comm, plan, input_dtype, output_dtype, int(batch))
         self.shape, self.kind = tuple(int(n) for n in shape), kind
         self.grid = tuple(plan.grid())

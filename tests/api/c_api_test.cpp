@@ -351,6 +351,69 @@ namespace {
 // of cos(pi m (j + 1/2) / n) along an axis of n points is n at mode m and 0 elsewhere, so
 // x = product over the axes of those cosines gives n0 n1 n2 at (1, 2, 3) alone; full scaling
 // brings x back. A word that is not a transform fails on every rank, naming it.
+// The application's own boxes from C: slabs of dimension 1 in, slabs of dimension 2 out stored
+// in the reverse order. x = exp(2 pi i (a/6 + 2b/4 + 3c/5)) has one mode, N at (1, 2, 3); full
+// scaling brings x back.
+TEST(CApi, the_applications_boxes_reshaped_in_and_out) {
+  const size_t shape[3] = {6, 4, 5};
+  const int rank = rank_in(), ranks = size_of();
+  const auto part = [&](size_t n, size_t* lower, size_t* size) {
+    const size_t base = n / size_t(ranks), extra = n % size_t(ranks), r = size_t(rank);
+    *lower = r * base + std::min(r, extra);
+    *size = base + (r < extra ? 1 : 0);
+  };
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  EXPECT_EQ(options.has_input_box, 0);
+  EXPECT_EQ(options.output_order[2], 2);
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  options.scaling = A2AFFT_SCALING_FULL;
+  options.has_input_box = options.has_output_box = 1;
+  for (int d = 0; d < 3; ++d) {
+    options.input_lower[d] = options.output_lower[d] = 0;
+    options.input_size[d] = options.output_size[d] = shape[d];
+    options.output_order[d] = 2 - d;
+  }
+  part(shape[1], &options.input_lower[1], &options.input_size[1]);
+  part(shape[2], &options.output_lower[2], &options.output_size[2]);
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  size_t lower[3], size[3];
+  int order[3];
+  ASSERT_EQ(a2afft_fft3d_input_box(plan, lower, size, order), A2AFFT_SUCCESS);
+  EXPECT_EQ(sum_over(size[1] == options.input_size[1] ? 0 : 1), 0);
+  std::vector<Complex> x(a2afft_fft3d_input_elements(plan));
+  for (size_t a = 0; a < size[0]; ++a)
+    for (size_t b = 0; b < size[1]; ++b)
+      for (size_t c = 0; c < size[2]; ++c)
+        x[(a * size[1] + b) * size[2] + c] =
+            std::exp(Complex(0, 2 * M_PI *
+                                    (double(lower[0] + a) / 6 + 2.0 * double(lower[1] + b) / 4 +
+                                     3.0 * double(lower[2] + c) / 5)));
+  std::vector<Complex> spectrum(std::max<size_t>(1, a2afft_fft3d_output_elements(plan)));
+  ASSERT_EQ(sum_over(a2afft_fft3d_forward(plan, cells(x), cells(spectrum))), 0)
+      << a2afft_error_message();
+  ASSERT_EQ(a2afft_fft3d_output_box(plan, lower, size, order), A2AFFT_SUCCESS);
+  EXPECT_EQ(order[0], 2);
+  double worst = 0;
+  for (size_t a = 0; a < size[0]; ++a)
+    for (size_t b = 0; b < size[1]; ++b)
+      for (size_t c = 0; c < size[2]; ++c) {
+        const bool mode = lower[0] + a == 1 && lower[1] + b == 2 && lower[2] + c == 3;
+        const Complex want = mode ? Complex(6.0 * 4 * 5) : Complex(0);
+        worst = std::max(worst, std::abs(spectrum[(c * size[1] + b) * size[0] + a] - want));
+      }
+  EXPECT_LT(max_over(worst), 1e-11);
+  std::vector<Complex> back(x.size());
+  ASSERT_EQ(sum_over(a2afft_fft3d_backward(plan, cells(spectrum), cells(back))), 0);
+  worst = 0;
+  for (size_t i = 0; i < x.size(); ++i)
+    worst = std::max(worst, std::abs(back[i] - x[i]));
+  EXPECT_LT(max_over(worst), 1e-13);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
+}
+
 TEST(CApi, cosine_transforms_by_name_are_real_to_real) {
   const size_t shape[3] = {6, 4, 5};
   a2afft_fft3d_options options;
