@@ -12,6 +12,7 @@
 
 #include <a2afft/a2afft.hpp>
 #include "collective.hpp"
+#include "global_array.hpp"
 
 #include <cmath>
 #include <complex>
@@ -27,24 +28,6 @@ using namespace a2afft::api_test;
 using a2afft::Box3;
 using a2afft::Kind;
 using a2afft::Precision;
-using Index = std::array<std::size_t, 3>;
-
-std::complex<double> signal(std::size_t g, std::size_t f) {
-  const double x = double(g) + 0.37 * double(f);
-  return {std::sin(0.7 * x + 0.3), std::cos(1.3 * double((g + 5 * f) % 97) - 0.2 * x)};
-}
-
-std::size_t row_major(const Index& at, const Index& n) {
-  return (at[0] * n[1] + at[1]) * n[2] + at[2];
-}
-
-template <typename Visit>
-void for_each_point(const Box3& box, Visit visit) {
-  for (std::size_t i = box.lower[0]; i < box.lower[0] + box.size[0]; ++i)
-    for (std::size_t j = box.lower[1]; j < box.lower[1] + box.size[1]; ++j)
-      for (std::size_t k = box.lower[2]; k < box.lower[2] + box.size[2]; ++k)
-        visit(Index{i, j, k});
-}
 
 // Part `index` of `parts` near-equal parts of n (the first ones one larger; empty past n).
 std::pair<std::size_t, std::size_t> part_of(std::size_t n, int parts, int index) {
@@ -147,8 +130,9 @@ std::vector<unsigned char> check(const Case& c, const Index& n, bool in_place,
   a2afft::Fft3d fft = plan_of(c, n);
   const bool real_in = c.what != What::c2c, real_out = c.what == What::dct;
   const Box3 in_box = fft.input_box(), out_box = fft.output_box();
-  if (c.in)
+  if (c.in) {  // the same on every rank: every rank passes a box, or none does
     EXPECT_EQ(sum_over(in_box.lower == c.in->lower && in_box.size == c.in->size ? 0 : 1), 0);
+  }
   const Index m{n[0], n[1], c.what == What::r2c ? n[2] / 2 + 1 : n[2]};
   std::vector<std::vector<std::complex<double>>> reference;
   for (std::size_t f = 0; f < c.batch; ++f)

@@ -14,6 +14,7 @@
 
 #include <a2afft/a2afft.hpp>
 #include "collective.hpp"
+#include "global_array.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,17 +30,6 @@ using namespace a2afft::api_test;
 
 using a2afft::Kind;
 using a2afft::Precision;
-using Index = std::array<std::size_t, 3>;
-
-// Value of field f at global (row-major) index g: complex for c2c; the real part for r2c.
-std::complex<double> signal(std::size_t g, std::size_t f) {
-  const double x = double(g) + 0.37 * double(f);
-  return {std::sin(0.7 * x + 0.3), std::cos(1.3 * double((g + 5 * f) % 97) - 0.2 * x)};
-}
-
-std::size_t points(const Index& n) {
-  return n[0] * n[1] * n[2];
-}
 
 // The spectrum's shape: n2/2+1 points along dimension 2 for r2c.
 Index spectrum_shape(const Index& n, Kind kind) {
@@ -69,18 +59,6 @@ std::vector<std::complex<double>> serial_spectrum(const Index& n, Kind kind, std
     fftw_destroy_plan(plan);
   }
   return spectrum;
-}
-
-template <typename Visit>
-void for_each_point(const a2afft::Box3& box, Visit visit) {
-  for (std::size_t i = box.lower[0]; i < box.lower[0] + box.size[0]; ++i)
-    for (std::size_t j = box.lower[1]; j < box.lower[1] + box.size[1]; ++j)
-      for (std::size_t k = box.lower[2]; k < box.lower[2] + box.size[2]; ++k)
-        visit(Index{i, j, k});
-}
-
-std::size_t row_major(const Index& at, const Index& n) {
-  return (at[0] * n[1] + at[1]) * n[2] + at[2];
 }
 
 // An Fft2d seen as the Fft3d of a 1 x n0 x n1 array, so the checks below serve both.
