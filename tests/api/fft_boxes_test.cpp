@@ -214,6 +214,11 @@ TEST(Fft3dBoxes, bricks_pencils_and_slabs_against_serial_fftw) {
         check_any({what, precision, 1, std::nullopt, spectral_bricks}, n, true,
                   name + " pencil->brick");
         check_any({what, precision, 2, slabs, spectral_bricks}, n, false, name + " slab->brick");
+        // Everything on the last rank (the others empty) in, bricks out.
+        const Box3 all_or_nothing =
+            rank_in() == ranks - 1 ? Box3{{0, 0, 0}, n} : Box3{{0, 0, 0}, {0, 0, 0}};
+        check_any({what, precision, 1, all_or_nothing, spectral_bricks}, n, true,
+                  name + " one rank->brick");
       }
     }
   }
