@@ -27,7 +27,7 @@ template <typename Real>
 struct BasicPencil3d<Real>::Sweep {
   std::size_t stage = 0;
   std::size_t planes = 0;
-  std::size_t plane_stride = 0;  // complex numbers between the starts of consecutive planes
+  std::size_t plane_stride = 0;  // scalars (complex, or real for real data) between planes
   const TransposeStep* unpack = nullptr;
   bool computes = false;  // the stage's FFTs run in this sweep
   // Made for plane 0, run in order on each plane; none where the stage transforms nothing here.
@@ -545,7 +545,9 @@ void BasicPencil3d<Real>::set_output_from_natural_order(const Complex* natural) 
 
 template <typename Real>
 std::vector<std::complex<double>> BasicPencil3d<Real>::gather_output() const {
-  if (options_.batch != 1) throw std::logic_error("Pencil3d::gather_output of a batch");
+  if (options_.batch != 1 || real_data_) {
+    throw std::logic_error("Pencil3d::gather_output of a batch or of real data");
+  }
   const std::vector<Complex> natural = output_in_natural_order();
   const std::vector<std::complex<double>> widened(natural.begin(), natural.end());
   return gather_global(widened.data(), output_box(), geometry_.shape(), comm_);
