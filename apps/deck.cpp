@@ -69,7 +69,7 @@ constexpr KeyRule kRunKeys[] = {
     {"memory_fraction", "fft1d", Type::number, "--memory-fraction", Emit::value},
     {"engines", kFft, Type::text_list, "--engine", Emit::joined},
     {"rigor", kFft, Type::text, "--rigor", Emit::value},
-    {"order", kFft, Type::text, "--order", Emit::value},
+    {"order", kAll, Type::text, "--order", Emit::value},
     {"backward", kFft, Type::boolean, "--backward", Emit::if_true},
     {"output", kFft, Type::text, "--output", Emit::value},
     {"tolerance", kFft, Type::number, "--tolerance", Emit::value},

@@ -1,0 +1,106 @@
+#!/usr/bin/python3
+"""Tables for docs/results/simulated-*.md: an `a2afft run` results JSON of a simulated study next
+to `a2afft model --json` predictions for the same P, Q and block sizes.
+
+usage: sim_vs_model.py STUDY.json [--model B=MODEL.json ...] [--node-bytes-per-s RATE]
+
+For each block size: every exchange's simulated median, the best one, and (with --model) the
+model's prediction for it and the model's best among the same exchanges. With
+--node-bytes-per-s the model is also given the term it lacks: a node's ranks share one link out,
+so a round cannot be faster than Q x bytes/rank / RATE. Prints Markdown.
+"""
+import argparse
+import json
+import re
+
+
+def results(study_path):
+    study = json.load(open(study_path))
+    rows = []
+    for run in study["runs"]:
+        rows.extend(run["results"])
+    return study, rows
+
+
+def model_table(path):
+    model = json.load(open(path))
+    by_name = {}
+    for entry in model["algorithms"] + model.get("radix_sweep", []):
+        by_name[entry["algorithm"]] = entry
+    return model, by_name
+
+
+def model_key(exchange):
+    """The model's name for a simulated row's describe(): tra(radix=32), tra2(r1=8,r2=16); `mpi`
+    is SMPI's `pair` alltoall in these studies, the pairwise schedule the model calls pairwise."""
+    if exchange == "mpi":
+        return "pairwise"
+    match = re.match(r"^(tra\(radix=\d+\)|tra2\(r1=\d+,r2=\d+\)|bruck|pairwise)", exchange)
+    return match.group(1) if match else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("study")
+    parser.add_argument("--model", action="append", default=[])
+    parser.add_argument("--node-bytes-per-s", type=float, default=0.0)
+    args = parser.parse_args()
+    study, rows = results(args.study)
+    models = {}
+    for item in args.model:
+        block, path = item.split("=", 1)
+        models[int(block)] = model_table(path)
+    blocks = sorted({row["block_bytes"] for row in rows})
+    agree = agree_injection = cases = 0
+    for block in blocks:
+        here = [row for row in rows if row["block_bytes"] == block]
+        best = min(here, key=lambda row: row["median_seconds"])
+        print(f"\n**block {block} B** (simulated best: `{best['exchange']}`)\n")
+        header = "| exchange | simulated median [us] | vs best |"
+        model, by_name = models.get(block, (None, {}))
+        if model:
+            q = model["inputs"]["ranks_per_node"]
+            header += " model [us] |"
+            if args.node_bytes_per_s:
+                header += " model + injection term [us] |"
+        print(header)
+        print("|" + "---|" * (header.count("|") - 1))
+        predicted, predicted_injection = {}, {}
+        for row in sorted(here, key=lambda row: row["median_seconds"]):
+            line = (f"| `{row['exchange']}` | {row['median_seconds'] * 1e6:.1f} | "
+                    f"{row['median_seconds'] / best['median_seconds']:.2f}x |")
+            key = model_key(row["exchange"])
+            if model:
+                entry = by_name.get(key)
+                if entry:
+                    predicted[row["exchange"]] = entry["seconds"]
+                    line += f" {entry['seconds'] * 1e6:.1f} |"
+                    if args.node_bytes_per_s:
+                        injection = q * entry["bytes_per_rank"] / args.node_bytes_per_s
+                        total = max(entry["seconds"], injection)
+                        predicted_injection[row["exchange"]] = total
+                        line += f" {total * 1e6:.1f} |"
+                else:
+                    line += " - |" + (" - |" if args.node_bytes_per_s else "")
+            print(line)
+        if predicted:
+            cases += 1
+            model_best = min(predicted, key=predicted.get)
+            simulated_best = min((row for row in here if row["exchange"] in predicted),
+                                 key=lambda row: row["median_seconds"])["exchange"]
+            agree += model_best == simulated_best
+            print(f"\nmodel's best: `{model_best}`; simulated best among the modelled: "
+                  f"`{simulated_best}`" + (" (agree)" if model_best == simulated_best else " (differ)"))
+            if predicted_injection:
+                injection_best = min(predicted_injection, key=predicted_injection.get)
+                agree_injection += injection_best == simulated_best
+                print(f"; with the injection term: `{injection_best}`" +
+                      (" (agree)" if injection_best == simulated_best else " (differ)"))
+    if cases:
+        print(f"\n**Model's best = simulated best in {agree} of {cases} cases**" +
+              (f"; with the injection term, {agree_injection} of {cases}." if args.node_bytes_per_s
+               else "."))
+
+
+if __name__ == "__main__":
+    main()
