@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
 #include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
@@ -36,6 +37,7 @@ struct Fft3dCommandOptions {
   std::size_t batch = 1;
   std::string in_grid;   // bricks the input comes in: g0xg1xg2, empty for the plan's pencils
   std::string out_grid;  // and the output goes to
+  std::string reshape_exchange = "auto";  // the reshapes' variable-size exchange
   FftRunOptions run;
   cli::LayoutFlags layout;
 };
@@ -59,6 +61,7 @@ struct Fft3dRun {
   // This rank's brick of --in-grid (of the input array) and --out-grid (of the output).
   std::optional<Box3> input_box;
   std::optional<Box3> output_box;
+  std::string reshape_exchange;
 
   std::string grid_text() const { return std::to_string(grid[0]) + "x" + std::to_string(grid[1]); }
   double points() const { return static_cast<double>(shape[0] * shape[1] * shape[2]); }
@@ -135,6 +138,7 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
                                     : parse_grid(options.grid, p);
   run.order = choose_fft_order(options.run, run.transform.point_bytes() * run.points() / p,
                                run.ranks, run.engines, run.choices.size());
+  run.reshape_exchange = canonical_reshape_spec(options.reshape_exchange);
   const int rank = run.ranks.rank;
   if (!options.in_grid.empty())
     run.input_box = brick_of(options.in_grid, "--in-grid", run.shape, p, rank);
@@ -209,6 +213,7 @@ CandidateMaker a2afft_maker(const Fft3dRun& run, const PlanOptions& shared,
   plan.output = run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
   plan.input_box = run.input_box;
   plan.output_box = run.output_box;
+  plan.reshape_exchange = run.reshape_exchange;
   return skipping_refusal_if(row.from_all && column.from_all, spec, [shape = run.shape, plan] {
     return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan);
   });
@@ -291,6 +296,12 @@ Runner add_fft3d(CLI::App& app) {
   command->add_option("--out-grid", options->out_grid,
                       "The output goes to bricks of a g0xg1xg2 grid of the spectrum, reshaped "
                       "from a2afft's pencils. Default: a2afft's pencils");
+  command
+      ->add_option("--reshape-exchange", options->reshape_exchange,
+                   "The variable-size exchange of the --in-grid/--out-grid reshapes: auto, mpi "
+                   "(MPI_Alltoallv), neighbor, sparse, node-aggregate, or a uniform spec where "
+                   "the counts are uniform")
+      ->capture_default_str();
   add_kind_option(*command, options->kind);
   add_axes_option(*command, options->transforms);
   add_transform_options(*command, options->precision, options->batch);

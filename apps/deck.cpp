@@ -58,6 +58,7 @@ constexpr KeyRule kRunKeys[] = {
     {"col_exchange", "fft3d", Type::text, "--col-exchange", Emit::value},
     {"in_grid", "fft3d", Type::text, "--in-grid", Emit::value},
     {"out_grid", "fft3d", Type::text, "--out-grid", Emit::value},
+    {"reshape_exchange", "fft3d", Type::text, "--reshape-exchange", Emit::value},
     // (`kind` names the run's command, so the transform's kind is `fft_kind`.)
     {"fft_kind", "fft2d fft3d", Type::text, "--kind", Emit::value},
     {"transforms", "fft2d fft3d", Type::text, "--transforms", Emit::value},

@@ -52,4 +52,10 @@ std::vector<std::string> split_specs(std::string_view list);
 /// text and what is valid. Values are checked by backend_refusal() and make_exchange().
 std::string canonical_spec(std::string_view spec);
 
+/// The same for the variable-size exchange of a reshape (Fft3dOptions::reshape_exchange): a
+/// variable backend (`auto`, `mpi`, `neighbor`, `sparse`, `node-aggregate`) or any backend above,
+/// which serves counts that happen to be uniform. Throws UsageError naming the text and what is
+/// valid.
+std::string canonical_reshape_spec(std::string_view spec);
+
 }  // namespace a2afft
