@@ -71,8 +71,14 @@ add_test(NAME simulated.cli.error.unknown_exchange
                  --ranks 4 -- a2afft alltoall --exchange bogus)
 add_test(NAME simulated.simulate.bad_input
          COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 200 -- a2afft list; echo exit=$?")
+# SMPI's own `pair` alltoall calls MPI_Abort when P is not a power of two, and smpirun exits 0
+# all the same: scripts/simulate must fail the run.
+add_test(NAME simulated.simulate.abort_fails
+         COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 3 --alltoall pair -- a2afft alltoall --exchange mpi --sizes 1KiB; echo exit=$?")
+set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPRESSION
+  "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
 set_tests_properties(simulated.reports_say_simulated simulated.cli.error.unknown_exchange
-                     simulated.simulate.bad_input PROPERTIES
+                     simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES
                      TIMEOUT 120 LABELS simulated ENVIRONMENT A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR})
 set_tests_properties(simulated.simulate.bad_input PROPERTIES PASS_REGULAR_EXPRESSION
   "simulate: 200 ranks need 13 hosts; platform test-cluster has 8\nexit=2")
