@@ -11,6 +11,7 @@
 
 #include <a2afft/a2afft.hpp>
 #include "collective.hpp"
+#include "global_array.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +27,6 @@ namespace {
 using namespace a2afft::api_test;
 
 using a2afft::Complex;
-using Index = std::array<std::size_t, 3>;
 
 // A reproducible input value for global (row-major) index g.
 Complex signal(std::size_t g) {
@@ -45,18 +45,6 @@ std::vector<Complex> serial_forward(const Index& n) {
   fftw_execute(plan);
   fftw_destroy_plan(plan);
   return data;
-}
-
-std::size_t global_index(const Index& at, const Index& n) {
-  return (at[0] * n[1] + at[1]) * n[2] + at[2];
-}
-
-template <typename Visit>
-void for_each_index(const a2afft::Box3& box, Visit visit) {
-  for (std::size_t i = box.lower[0]; i < box.lower[0] + box.size[0]; ++i)
-    for (std::size_t j = box.lower[1]; j < box.lower[1] + box.size[1]; ++j)
-      for (std::size_t k = box.lower[2]; k < box.lower[2] + box.size[2]; ++k)
-        visit(Index{i, j, k});
 }
 
 // The factors forward and backward multiply by under `scaling`, for `points` points.
@@ -86,13 +74,13 @@ Errors check_fft3d(a2afft::Fft3d& fft, const Index& n, a2afft::Scaling scaling, 
   const std::pair<double, double> factor = factors(scaling, points);
   const double forward_factor = factor.first, backward_factor = factor.second;
   std::vector<Complex> x(fft.input_elements()), a(fft.in_place_elements()), b(a.size());
-  for_each_index(in, [&](const Index& at) { x[in.local_index(at)] = signal(global_index(at, n)); });
+  for_each_point(in, [&](const Index& at) { x[in.local_index(at)] = signal(row_major(at, n)); });
   std::copy(x.begin(), x.end(), a.begin());
   Complex* spectrum = in_place ? a.data() : b.data();
   fft.forward(a.data(), spectrum);
   Errors errors;
-  for_each_index(out, [&](const Index& at) {
-    const Complex expected = reference[global_index(at, n)] * forward_factor;
+  for_each_point(out, [&](const Index& at) {
+    const Complex expected = reference[row_major(at, n)] * forward_factor;
     errors.forward = std::max(errors.forward, std::abs(spectrum[out.local_index(at)] - expected));
   });
   Complex* back = in_place ? a.data() : a.data();  // out of place: spectrum in b, back into a
