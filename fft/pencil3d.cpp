@@ -50,6 +50,11 @@ struct BasicPencil3d<Real>::Sweep {
   Loop runs{0, 0};
   std::size_t run_length = 0;
   double scale = 1.0;  // each plane is multiplied by it right after its FFT
+  // A padded stage: the plane's FFTs run on its padded side; forward keeps the modes of each
+  // plane (truncate_plane), backward pads them (pad_plane). Planes of the modes lie densely.
+  bool resizes = false;
+  bool backward = false;
+  PlaneResize resize;
 };
 
 namespace {
@@ -126,6 +131,16 @@ Shape3 complex_shape(const Shape3& shape, bool real_input) {
   return real_input ? Shape3{shape[0], shape[1], shape[2] / 2 + 1} : shape;
 }
 
+// The padded side's complex shape, or {} without padding.
+Shape3 complex_padded_shape(const Pencil3dOptions& options) {
+  if (options.padded == Shape3{}) return {};
+  return complex_shape(options.padded, with_real_input(options).real_input);
+}
+
+Shape3 stored(const Box3& box, bool y_major) {
+  return y_major ? Shape3{box.extent[1], box.extent[0], box.extent[2]} : box.extent;
+}
+
 }  // namespace
 
 template <typename Real>
@@ -133,9 +148,11 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
                                    const ProcGrid& grid, const Pencil3dOptions& options)
     : comm_(topology.comm()),
       shape_(shape),
+      physical_(options.padded == Shape3{} ? shape : options.padded),
       geometry_(complex_shape(shape, with_real_input(options).real_input),
                 grid_of_job(grid, topology.size()), topology.rank(),
-                options.natural_output ? PencilOutput::natural : PencilOutput::transposed),
+                options.natural_output ? PencilOutput::natural : PencilOutput::transposed,
+                complex_padded_shape(options)),
       options_(with_real_input(options)),
       input_box_(geometry_.input_box()),
       real_data_(std::none_of(
@@ -144,7 +161,7 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
       scalar_bytes_(real_data_ ? sizeof(Real) : sizeof(Complex)),
       element_bytes_(options.batch * scalar_bytes_) {
   if (options.batch == 0) throw std::logic_error("a pencil plan of a batch of 0 fields");
-  if (options_.real_input) input_box_.extent[2] = shape[2];
+  if (options_.real_input) input_box_.extent[2] = physical_[2];
   // Row transpose among the p1 ranks of row a; column transpose among the p0 ranks of column b.
   const int row = geometry_.row();
   const int column = geometry_.column();
@@ -178,7 +195,9 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
   send_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
   recv_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
   work_ = ExchangeArray<Complex>(nullptr, complex_units(geometry_.data_elements()));
-  if (options_.real_input) real_plane_.resize(input_box_.extent[1] * shape[2] * options.batch);
+  if (options_.real_input) {
+    real_plane_.resize(input_box_.extent[1] * physical_[2] * options.batch);
+  }
 
   forward_ = compile(false);
   backward_ = compile(true);
@@ -234,9 +253,37 @@ auto BasicPencil3d<Real>::compile(bool backward) const -> std::vector<Sweep> {
     if (loops[1].stride != 1) throw std::logic_error("a pencil plane has no unit-stride loop");
     sweep.runs = {loops[0].count, loops[0].stride * options_.batch};
     sweep.run_length = loops[1].count * options_.batch;
+    sweep.resizes = plan.computes && stage.box.extent != stage.spectral_box.extent;
+    sweep.backward = backward;
+    if (sweep.resizes) sweep.resize = plane_resize(plan.stage);
     schedule.push_back(sweep);
   }
   return schedule;
+}
+
+// How a padded stage's planes go from its padded side to its modes, in its stored order: the
+// axes it transforms padded as the plan says, the others (and the plane axis) untouched.
+template <typename Real>
+PlaneResize BasicPencil3d<Real>::plane_resize(std::size_t index) const {
+  const PencilStage& stage = geometry_.stage(index);
+  PlaneResize resize;
+  resize.padded_shape = stored(stage.box, stage.y_major);
+  resize.modes_shape = stored(stage.spectral_box, stage.y_major);
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    const std::size_t kept = resize.modes_shape[axis];
+    resize.axes[axis] = {kept, kept, false, false};
+  }
+  for (const int axis : stage.axes) {
+    const auto global = static_cast<std::size_t>(axis);
+    const std::size_t at = stage.y_major && global < 2 ? 1 - global : global;
+    resize.axes[at] =
+        padded_axis(shape_[global], physical_[global], options_.axes[global] == AxisKind::r2c);
+    resize.transformed[at] = options_.axes[global] != AxisKind::none;
+  }
+  // The x-major last stage (p0 = 1) pads x, its leading axis: its planes are the y columns.
+  resize.plane_axis = index == 2 && !stage.y_major ? 1 : 0;
+  resize.values_per_point = options_.batch;
+  return resize;
 }
 
 template <typename Real>
@@ -253,9 +300,11 @@ TransformTraffic BasicPencil3d<Real>::traffic(bool backward) const {
   const std::size_t input_side =
       input_scalars() * (options_.real_input ? sizeof(Real) : scalar_bytes_);
   const std::size_t output_side = output_scalars() * scalar_bytes_;
-  const std::size_t moved = pencil_bytes_moved(
-      geometry_, pencil_schedule(geometry_, backward, leaves_own_block()), element_bytes_,
-      backward ? output_side : input_side, backward ? input_side : output_side);
+  const std::vector<PencilSweepPlan> schedule =
+      pencil_schedule(geometry_, backward, leaves_own_block());
+  const std::size_t moved =
+      pencil_bytes_moved(geometry_, schedule, element_bytes_, backward ? output_side : input_side,
+                         backward ? input_side : output_side, backward);
   const Shape3& complex_shape = geometry_.shape();
   const int ranks = geometry_.grid().rows * geometry_.grid().columns;
   TransformTraffic traffic;
@@ -264,6 +313,7 @@ TransformTraffic BasicPencil3d<Real>::traffic(bool backward) const {
                         static_cast<std::size_t>(ranks);
   traffic.memory_passes = static_cast<double>(moved) /
                           static_cast<double>(std::max<std::size_t>(1, traffic.array_bytes));
+  traffic.exchanged_bytes = pencil_bytes_exchanged(geometry_, schedule, element_bytes_);
   return traffic;
 }
 
@@ -304,7 +354,7 @@ void BasicPencil3d<Real>::plan_ffts(std::vector<Sweep>& schedule, Direction dire
   if (last_fft == nullptr || last_fft->ffts == nullptr) return;  // nothing here to scale
   last_fft->scale =
       scale_factor(options_.scaling, direction,
-                   logical_points({options_.axes.begin(), options_.axes.end()}, shape_));
+                   logical_points({options_.axes.begin(), options_.axes.end()}, physical_));
 }
 
 // The FFTW plans of one plane of `stage`, in the order they run. The dft family (dft and r2c
@@ -333,7 +383,7 @@ std::vector<FftwPlan<Real>> BasicPencil3d<Real>::plan_stage(std::size_t index, D
   std::vector<FftwPlan<Real>> plans;
   const auto plan_dft = [&] {
     if (dft_axes.empty()) return;
-    const RealSide real_side{geometry_.shape()[2], shape_[2]};
+    const RealSide real_side{geometry_.physical_shape()[2], physical_[2]};
     const RealSide* side = r2c ? &real_side : nullptr;
     const std::vector<Stride> transform = strides(dft_axes, batch, side, forward);
     const std::vector<Stride> loops = with_fields(strides(dft_loops, batch, side, forward), batch);
@@ -372,6 +422,14 @@ std::vector<FftwPlan<Real>> BasicPencil3d<Real>::plan_stage(std::size_t index, D
 
 template <typename Real>
 void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
+  if (step.resizes) {
+    if (step.backward) {
+      padding_sweep(step, in, out);
+    } else {
+      truncating_sweep(step, in, out);
+    }
+    return;
+  }
   auto* work = reinterpret_cast<std::byte*>(work_.data());
   const auto* from = step.from_input ? static_cast<const std::byte*>(in) : work;
   std::byte* to = step.to_output && !step.real_out ? static_cast<std::byte*>(out) : work;
@@ -390,10 +448,7 @@ void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
     }
     if (copy_in) {
       const ScopedPhase timed(timer_, transforms ? "compute" : "transpose");
-      for (std::size_t i = 0; i < step.runs.count; ++i) {
-        const std::size_t offset = start + i * step.runs.stride * scalar_bytes_;
-        copy_bytes(to + offset, from + offset, step.run_length * scalar_bytes_);
-      }
+      copy_runs(step, to, from, start);
     }
     if (transforms) {
       const ScopedPhase timed(timer_, "compute");
@@ -404,14 +459,96 @@ void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
       step.pack->pack(packed, send, plane, element_bytes_, step.own_in_place, recv);
     }
   }
-  if (step.exchange != nullptr) {
-    const ScopedPhase timed(timer_, "transpose");
-    if (step.own_in_place >= 0) {
-      step.exchange->run_others(send, recv);
-    } else {
-      step.exchange->run(send, recv);
+  exchange_after(step);
+}
+
+// The runs of plane `start` (bytes from the array's start) from one array to another of the
+// same layout.
+template <typename Real>
+void BasicPencil3d<Real>::copy_runs(const Sweep& step, std::byte* to, const std::byte* from,
+                                    std::size_t start) const {
+  for (std::size_t i = 0; i < step.runs.count; ++i) {
+    const std::size_t offset = start + i * step.runs.stride * scalar_bytes_;
+    copy_bytes(to + offset, from + offset, step.run_length * scalar_bytes_);
+  }
+}
+
+template <typename Real>
+void BasicPencil3d<Real>::exchange_after(const Sweep& step) {
+  if (step.exchange == nullptr) return;
+  const ScopedPhase timed(timer_, "transpose");
+  auto* send = reinterpret_cast<std::byte*>(send_.data());
+  auto* recv = reinterpret_cast<std::byte*>(recv_.data());
+  if (step.own_in_place >= 0) {
+    step.exchange->run_others(send, recv);
+  } else {
+    step.exchange->run(send, recv);
+  }
+}
+
+// Forward through a padded stage: each plane arrives on the padded side in work_ (unpacked,
+// copied from the caller's input, or left there by the sweep before), is transformed there and
+// truncated to its modes, in work_ (densely, in place) or in the caller's output; the pack
+// reads the modes. Only the modes reach the exchange.
+template <typename Real>
+void BasicPencil3d<Real>::truncating_sweep(const Sweep& step, const void* in, void* out) {
+  auto* work = reinterpret_cast<std::byte*>(work_.data());
+  Complex* modes = step.to_output ? static_cast<Complex*>(out) : work_.data();
+  auto* send = reinterpret_cast<std::byte*>(send_.data());
+  auto* recv = reinterpret_cast<std::byte*>(recv_.data());
+  for (std::size_t plane = 0; plane < step.planes; ++plane) {
+    const std::size_t start = plane * step.plane_stride * scalar_bytes_;
+    if (step.unpack != nullptr) {
+      const ScopedPhase timed(timer_, "transpose");
+      step.unpack->unpack(recv, work, plane, element_bytes_);
+    }
+    {
+      const ScopedPhase timed(timer_, "compute");
+      if (step.unpack == nullptr && step.from_input && !step.real_in) {
+        copy_runs(step, work, static_cast<const std::byte*>(in), start);
+      }
+      transform_plane(step, plane, work + start, in, out);
+      truncate_plane(work_.data(), modes, step.resize, plane);
+    }
+    if (step.pack != nullptr) {
+      const ScopedPhase timed(timer_, "transpose");
+      step.pack->pack(reinterpret_cast<const std::byte*>(modes), send, plane, element_bytes_,
+                      step.own_in_place, recv);
     }
   }
+  exchange_after(step);
+}
+
+// Backward through a padded stage: each plane's modes (unpacked into work_, from the caller's
+// input, or left in work_ by the sweep before) are padded into work_, transformed there and
+// packed, or written to the caller's output. Planes go in reverse: a padded plane fills more
+// than its modes did, so in place each lands on modes already padded.
+template <typename Real>
+void BasicPencil3d<Real>::padding_sweep(const Sweep& step, const void* in, void* out) {
+  auto* work = reinterpret_cast<std::byte*>(work_.data());
+  const Complex* modes =
+      step.unpack == nullptr && step.from_input ? static_cast<const Complex*>(in) : work_.data();
+  auto* send = reinterpret_cast<std::byte*>(send_.data());
+  auto* recv = reinterpret_cast<std::byte*>(recv_.data());
+  for (std::size_t plane = step.planes; plane-- > 0;) {
+    const std::size_t start = plane * step.plane_stride * scalar_bytes_;
+    if (step.unpack != nullptr) {
+      const ScopedPhase timed(timer_, "transpose");
+      step.unpack->unpack(recv, work, plane, element_bytes_);
+    }
+    {
+      const ScopedPhase timed(timer_, "compute");
+      pad_plane(modes, work_.data(), step.resize, plane);
+      transform_plane(step, plane, work + start, in, out);
+      if (step.to_output && !step.real_out)
+        copy_runs(step, static_cast<std::byte*>(out), work, start);
+    }
+    if (step.pack != nullptr) {
+      const ScopedPhase timed(timer_, "transpose");
+      step.pack->pack(work, send, plane, element_bytes_, step.own_in_place, recv);
+    }
+  }
+  exchange_after(step);
 }
 
 // The stage's plans on one plane at `target`, then its scaling. A real plane (r2c forward,

@@ -13,6 +13,7 @@
 #include "fft_phases.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
+#include "padding.hpp"
 #include "pencil_geometry.hpp"
 #include "spec.hpp"
 #include "timing/phase_timer.hpp"
@@ -35,6 +36,12 @@ struct Pencil3dOptions {
   // imaginary parts apart on complex data; with no dft or r2c axis the data is real throughout
   // (r2r), and every stage moves `batch` reals per point. `none` axes are left as they are.
   std::array<AxisKind, 3> axes{AxisKind::dft, AxisKind::dft, AxisKind::dft};
+  // Padded (dealiased) transforms: the logical shape of the padded side (n2 reals for r2c),
+  // each axis at least the plan's, larger only along dft and r2c axes; {} for none. forward()
+  // takes the padded grid to the plan's modes (the others truncated), backward() the modes to
+  // the padded grid (zeros between them); only the modes are ever exchanged (fft/padding.hpp).
+  // Scaling divides by the padded points. Needs transposed output.
+  Shape3 padded{};
   // Fields transformed together, interleaved (field fastest: element i of field f at
   // i * batch + f): each point of every stage is `batch` values, so one exchange per transpose
   // moves all fields, and every FFT plan runs over the fields as its innermost loop.
@@ -74,8 +81,10 @@ class BasicPencil3d {
   /// Boxes, storage order, blocks and buffers of every stage on this rank, of the complex array
   /// the transposes move (n0 x n1 x (n2/2+1) for real input): what the plan uses.
   const PencilGeometry& geometry() const { return geometry_; }
-  /// {n0, n1, n2}: the logical shape (of the real array, for real input).
+  /// {n0, n1, n2}: the logical shape (of the real array, for real input): the modes.
   const Shape3& shape() const { return shape_; }
+  /// The padded grid forward() takes and backward() returns (shape() without padding).
+  const Shape3& physical_shape() const { return physical_; }
   std::size_t batch() const { return options_.batch; }
   bool real_input() const { return options_.real_input; }
   /// True when no axis is dft or r2c: real arrays in, through every stage, and out.
@@ -145,12 +154,19 @@ class BasicPencil3d {
   struct Sweep;
   std::vector<Sweep> compile(bool backward) const;
   std::array<bool, 2> leaves_own_block() const;  // of the row and the column exchange
+  PlaneResize plane_resize(std::size_t stage) const;
   void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
   std::vector<FftwPlan<Real>> plan_stage(std::size_t stage, Direction direction, bool aligned);
   // Bytes of `points` points of every field, and the complex numbers that hold them.
   std::size_t complex_units(std::size_t points) const;
   void run(const std::vector<Sweep>& schedule, const void* in, void* out);
   void sweep(const Sweep& step, const void* in, void* out);
+  // The sweeps of a stage whose padded side differs from its modes: forward truncates each
+  // plane after its FFTs, backward pads it before them (planes in reverse, so in place works).
+  void truncating_sweep(const Sweep& step, const void* in, void* out);
+  void padding_sweep(const Sweep& step, const void* in, void* out);
+  void copy_runs(const Sweep& step, std::byte* to, const std::byte* from, std::size_t start) const;
+  void exchange_after(const Sweep& step);
   void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
                        void* out);
   // data(), which must hold `elements` (it does once data() was called).
@@ -158,6 +174,7 @@ class BasicPencil3d {
 
   MPI_Comm comm_;  // the topology's; it outlives the plan
   Shape3 shape_;
+  Shape3 physical_;  // the padded grid, shape_ without padding
   PencilGeometry geometry_;
   Pencil3dOptions options_;
   Box3 input_box_;

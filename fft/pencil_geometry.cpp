@@ -23,47 +23,83 @@ std::size_t PencilStage::local_offset(const Shape3& point) const {
 }
 
 PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int rank,
-                               PencilOutput output)
-    : shape_(shape), grid_(grid), rank_(rank), output_(output) {
+                               PencilOutput output, const Shape3& physical)
+    : shape_(shape),
+      physical_(physical == Shape3{} ? shape : physical),
+      grid_(grid),
+      rank_(rank),
+      output_(output) {
   if (rank < 0 || rank >= grid.rows * grid.columns) {
     throw UsageError("rank " + std::to_string(rank) + " is not in the " + grid.to_string() +
                      " grid; expected 0 to " + std::to_string(grid.rows * grid.columns - 1));
   }
+  for (std::size_t axis = 0; axis < 3; ++axis) {
+    if (physical_[axis] < shape[axis]) throw std::logic_error("a padded side smaller than modes");
+  }
+  if (padded() && output == PencilOutput::natural) {
+    throw std::logic_error("a padded pencil plan with natural output");
+  }
+  // n: the modes, m: the padded side. Each stage holds the padded points of the axis it
+  // transforms and, of the axes transformed before it, the modes.
   const auto [n0, n1, n2] = shape;
-  const Split x_part = split_range(n0, grid.rows, row());
-  const Split y_part = split_range(n1, grid.columns, column());
+  const auto [m0, m1, m2] = physical_;
+  const Split x_part = split_range(m0, grid.rows, row());
+  const Split y_part = split_range(m1, grid.columns, column());
   const Split z_part = split_range(n2, grid.columns, column());
   const Split y_late = split_range(n1, grid.rows, row());
-  const Box3 box0{{x_part.offset, y_part.offset, 0}, {x_part.count, y_part.count, n2}};
-  const Box3 box1{{x_part.offset, 0, z_part.offset}, {x_part.count, n1, z_part.count}};
-  const Box3 box2{{0, y_late.offset, z_part.offset}, {n0, y_late.count, z_part.count}};
+  const Box3 box0{{x_part.offset, y_part.offset, 0}, {x_part.count, y_part.count, m2}};
+  const Box3 box1{{x_part.offset, 0, z_part.offset}, {x_part.count, m1, z_part.count}};
+  const Box3 box2{{0, y_late.offset, z_part.offset}, {m0, y_late.count, z_part.count}};
+  const auto modes_of = [](Box3 box, std::size_t axis, std::size_t modes) {
+    box.extent[axis] = modes;
+    return box;
+  };
+  const Box3 modes1 = modes_of(box1, 1, n1);
 
   // z lines are contiguous; y lines have stride q2; x lines stride q2 in the y-major stage 2
   // (whose planes are y), n1 * q2 in the x-major one (whose "planes" are the y columns, q2
   // apart). Without a row transpose stage 0's FFT is a single 2D plan over [y][z] planes.
   const std::size_t q2 = z_part.count;
-  stages_[0] =
-      has_row_transpose()
-          ? PencilStage{box0,         false,
-                        x_part.count, y_part.count * n2,
-                        {{n2, 1}},    {{y_part.count, n2}},
-                        {2}}
-          : PencilStage{box0, false, x_part.count, n1 * n2, {{n1, n2}, {n2, 1}}, {}, {1, 2}};
-  stages_[1] = {box1, false, x_part.count, n1 * q2, {{n1, q2}}, {{q2, 1}}, {1}};
-  stages_[2] = has_column_transpose()
-                   ? PencilStage{box2, true, y_late.count, n0 * q2, {{n0, q2}}, {{q2, 1}}, {0}}
-                   : PencilStage{box2, false, n1, q2, {{n0, n1 * q2}}, {{q2, 1}}, {0}};
+  if (has_row_transpose()) {
+    stages_[0] = {box0,
+                  false,
+                  x_part.count,
+                  y_part.count * m2,
+                  {{m2, 1}},
+                  {{y_part.count, m2}},
+                  {2},
+                  modes_of(box0, 2, n2),
+                  y_part.count * n2};
+  } else {
+    stages_[0] = {box0,
+                  false,
+                  x_part.count,
+                  m1 * m2,
+                  {{m1, m2}, {m2, 1}},
+                  {},
+                  {1, 2},
+                  modes_of(modes_of(box0, 2, n2), 1, n1),
+                  n1 * n2};
+  }
+  stages_[1] = {box1, false, x_part.count, m1 * q2, {{m1, q2}}, {{q2, 1}}, {1}, modes1, n1 * q2};
+  if (has_column_transpose()) {
+    stages_[2] = {box2,      true, y_late.count,          m0 * q2, {{m0, q2}},
+                  {{q2, 1}}, {0},  modes_of(box2, 0, n0), n0 * q2};
+  } else {
+    stages_[2] = {box2, false, n1, q2, {{m0, n1 * q2}}, {{q2, 1}}, {0}, modes_of(box2, 0, n0), q2};
+  }
 
-  row_ = {box0.extent, box1.extent, 2, n2, 1, n1, grid.columns, false};
+  // Each transpose takes the modes the stage before kept to the stage after's padded side.
+  row_ = {stages_[0].spectral_box.extent, box1.extent, 2, n2, 1, m1, grid.columns, false};
   // x, gathered, is axis 1 of the y-major stage 2 and axis 0 of the x-major one (p0 = 1, where
   // the transpose is an identity).
   const bool y_major = stages_[2].y_major;
-  column_ = {box1.extent, stages_[2].stored_extent(), 1, n1, y_major ? 1 : 0, n0, grid.rows,
+  column_ = {modes1.extent, stages_[2].stored_extent(), 1, n1, y_major ? 1 : 0, m0, grid.rows,
              y_major};
 }
 
 const Box3& PencilGeometry::output_box() const {
-  return output_ == PencilOutput::natural ? stages_[0].box : stages_[2].box;
+  return output_ == PencilOutput::natural ? stages_[0].box : stages_[2].spectral_box;
 }
 
 bool PencilGeometry::output_is_y_major() const {
@@ -148,25 +184,50 @@ std::array<bool, 2> pencil_own_block_left(const PencilGeometry& geometry) {
   return left;
 }
 
+namespace {
+
+const TransposeShape& packed_for(const PencilGeometry& geometry, const PencilSweepPlan& sweep) {
+  return kTransposeIsRow[static_cast<std::size_t>(sweep.pack)] ? geometry.row_transpose()
+                                                               : geometry.column_transpose();
+}
+
+}  // namespace
+
 std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
                                const std::vector<PencilSweepPlan>& schedule,
                                std::size_t element_bytes, std::size_t input_bytes,
-                               std::size_t output_bytes) {
+                               std::size_t output_bytes, bool backward) {
   std::size_t bytes = 0;
   for (const PencilSweepPlan& sweep : schedule) {
-    const std::size_t stage_bytes = geometry.stage(sweep.stage).box.elements() * element_bytes;
+    const PencilStage& stage = geometry.stage(sweep.stage);
+    // A stage's FFTs run on its physical side; its modes are what it keeps (forward) or gets.
+    const std::size_t physical = stage.box.elements() * element_bytes;
+    const std::size_t modes = stage.spectral_box.elements() * element_bytes;
+    const std::size_t enters = backward ? modes : physical;
+    const std::size_t leaves = backward ? physical : modes;
     // What the planes come from: the receive buffer, the caller's input, or the work array.
-    bytes += sweep.unpack >= 0 ? stage_bytes : sweep.from_input ? input_bytes : stage_bytes;
+    bytes += sweep.unpack >= 0 ? enters : sweep.from_input ? input_bytes : enters;
     // Where they go: the send buffer, the caller's output, or the work array.
-    bytes += sweep.pack >= 0 ? stage_bytes : sweep.to_output ? output_bytes : stage_bytes;
+    bytes += sweep.pack >= 0 ? leaves : sweep.to_output ? output_bytes : leaves;
     if (sweep.pack < 0) continue;
     // The exchange reads each block it sends and writes each it receives: one copy per block
     // on one node (see a2afft::TransformTraffic), none for our own block left in place.
-    const TransposeShape& transpose = kTransposeIsRow[static_cast<std::size_t>(sweep.pack)]
-                                          ? geometry.row_transpose()
-                                          : geometry.column_transpose();
+    const TransposeShape& transpose = packed_for(geometry, sweep);
     const auto blocks = static_cast<std::size_t>(transpose.parts - (sweep.own_in_place ? 1 : 0));
     bytes += 2 * blocks * transpose.block_elements() * element_bytes;
+  }
+  return bytes;
+}
+
+std::size_t pencil_bytes_exchanged(const PencilGeometry& geometry,
+                                   const std::vector<PencilSweepPlan>& schedule,
+                                   std::size_t element_bytes) {
+  std::size_t bytes = 0;
+  for (const PencilSweepPlan& sweep : schedule) {
+    if (sweep.pack < 0) continue;
+    const TransposeShape& transpose = packed_for(geometry, sweep);
+    bytes +=
+        static_cast<std::size_t>(transpose.parts - 1) * transpose.block_elements() * element_bytes;
   }
   return bytes;
 }

@@ -39,6 +39,11 @@ struct PencilStage {
   std::vector<Loop> batches;
   /// The array axis (0: x, 1: y, 2: z) each `transform` loop runs along.
   std::vector<int> axes;
+  /// Padded transforms: `box` is the stage's physical side (the padded points along the axes
+  /// it transforms, what its FFTs run over) and `spectral_box` the modes it keeps of them,
+  /// stored densely with planes `spectral_plane_stride` apart. Without padding the same.
+  Box3 spectral_box;
+  std::size_t spectral_plane_stride = 0;
 
   /// The box's extent in the stored order.
   Shape3 stored_extent() const {
@@ -64,11 +69,19 @@ struct PencilStage {
 /// transpose and stage 2 is stage 1, x-major.
 class PencilGeometry {
  public:
-  /// Throws UsageError when `rank` is not one of the grid's p0 * p1 ranks.
+  /// Throws UsageError when `rank` is not one of the grid's p0 * p1 ranks. `physical`, for a
+  /// padded transform, is the shape of the padded side (each axis at least shape's; the same
+  /// points along an axis transformed nowhere): each stage's FFTs run over the padded points of
+  /// their axes and keep `shape`'s modes, and the transposes move only those (stage 0 then holds
+  /// parts of the padded x and y, stage 1 of the padded x, stage 2 of the modes of y). Padding
+  /// needs output in the transposed layout. {} (the default) is `shape`: no padding.
   PencilGeometry(const Shape3& shape, const ProcGrid& grid, int rank,
-                 PencilOutput output = PencilOutput::transposed);
+                 PencilOutput output = PencilOutput::transposed, const Shape3& physical = {});
 
+  /// The modes (the spectrum) and the padded side; the same without padding.
   const Shape3& shape() const { return shape_; }
+  const Shape3& physical_shape() const { return physical_; }
+  bool padded() const { return physical_ != shape_; }
   const ProcGrid& grid() const { return grid_; }
   int rank() const { return rank_; }
   int row() const { return rank_ / grid_.columns; }     // a: which part of x (and later y)
@@ -79,7 +92,7 @@ class PencilGeometry {
   const PencilStage& stage(std::size_t index) const { return stages_.at(index); }
   /// This rank's part of the input (and of the backward output), row-major.
   const Box3& input_box() const { return stages_[0].box; }
-  /// This rank's part of the forward output, in global coordinates.
+  /// This rank's part of the forward output, in global coordinates (of the modes).
   const Box3& output_box() const;
   /// True when the forward output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const;
@@ -105,6 +118,7 @@ class PencilGeometry {
 
  private:
   Shape3 shape_;
+  Shape3 physical_;
   ProcGrid grid_;
   int rank_;
   PencilOutput output_;
@@ -162,12 +176,21 @@ std::array<bool, 2> pencil_own_block_left(const PencilGeometry& geometry);
 /// else the caller's input in the first sweep, else the work array) and its destination (the
 /// send buffer when it packs, else the caller's output in the last sweep, else the work
 /// array), each over the stage's box; plus each exchange's blocks, read from the send buffer
-/// and written to the receive buffer. `element_bytes` is one complex point of every field;
+/// and written to the receive buffer; for padded plans, a stage reads its physical side and
+/// writes its modes forward, the reverse `backward`. `element_bytes` is one complex point of
+/// every field;
 /// `input_bytes` and `output_bytes` are the caller's arrays of this direction (the real side
 /// is smaller for r2c).
 std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
                                const std::vector<PencilSweepPlan>& schedule,
                                std::size_t element_bytes, std::size_t input_bytes,
-                               std::size_t output_bytes);
+                               std::size_t output_bytes, bool backward = false);
+
+/// Bytes this rank sends to other ranks in the exchanges of `schedule` (the padded blocks of
+/// uneven splits included, our own block not): what a2afft::TransformTraffic::exchanged_bytes
+/// reports.
+std::size_t pencil_bytes_exchanged(const PencilGeometry& geometry,
+                                   const std::vector<PencilSweepPlan>& schedule,
+                                   std::size_t element_bytes);
 
 }  // namespace a2afft::detail::fft

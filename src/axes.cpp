@@ -4,6 +4,9 @@
 #include "axes.hpp"
 
 #include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <string_view>
 
 #include "axis_kinds.hpp"
@@ -154,6 +157,46 @@ Transform resolved_transform(const Transform& given, const std::vector<std::size
                      kind_name(transform.kind));
   }
   return transform;
+}
+
+std::string padding_to_string(const std::vector<double>& padding) {
+  std::string text;
+  for (const double factor : padding) {
+    char word[32];
+    // The shortest of %g's precisions that reads back the same factor: 1.5, not 1.50000...
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(word, sizeof word, "%.*g", digits, factor);
+      if (std::strtod(word, nullptr) == factor) break;
+    }
+    text += (text.empty() ? "" : ",") + std::string(word);
+  }
+  return text;
+}
+
+void check_padding(const Transform& transform, const std::vector<std::size_t>& shape,
+                   std::string_view who) {
+  const std::vector<double>& padding = transform.padding;
+  if (padding.empty()) return;
+  const std::string named = std::string(who) + ": padding " + padding_to_string(padding);
+  if (shape.size() < 2) {
+    throw UsageError(named + " is not valid; only 3D and 2D plans are padded");
+  }
+  if (padding.size() != shape.size()) {
+    throw UsageError(named + " names " + std::to_string(padding.size()) + " axes; expected " +
+                     std::to_string(shape.size()) + " factors >= 1, one per axis");
+  }
+  for (std::size_t axis = 0; axis < padding.size(); ++axis) {
+    if (!std::isfinite(padding[axis]) || padding[axis] < 1) {
+      throw UsageError(named + " is not valid on axis " + std::to_string(axis) +
+                       "; every factor must be a number >= 1 (1: not padded)");
+    }
+    const AxisKind kind = transform.axes[axis];
+    if (padding[axis] > 1 && kind != AxisKind::dft && kind != AxisKind::r2c) {
+      throw UsageError(named + " pads axis " + std::to_string(axis) + ", which is " +
+                       to_string(std::vector<AxisKind>{kind}) +
+                       "; only dft and r2c axes are padded (set its factor to 1)");
+    }
+  }
 }
 
 }  // namespace detail

@@ -4,6 +4,7 @@
 // means to the engines is fft/axis_kinds.hpp.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -18,5 +19,14 @@ namespace a2afft::detail {
 /// contradicts the axes, or r2r without axes.
 Transform resolved_transform(const Transform& given, const std::vector<std::size_t>& shape,
                              std::string_view who);
+
+/// Throws UsageError naming `who` and what is valid unless the transform's padding is empty or
+/// one finite factor >= 1 per axis of `shape` (a 3D or 2D plan), above 1 only on dft and r2c
+/// axes (`transform.axes` resolved).
+void check_padding(const Transform& transform, const std::vector<std::size_t>& shape,
+                   std::string_view who);
+
+/// `1.5,1.5,1` (the shortest text that reads back the same factor); "" when empty.
+std::string padding_to_string(const std::vector<double>& padding);
 
 }  // namespace a2afft::detail

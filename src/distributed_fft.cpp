@@ -40,6 +40,7 @@ std::string Transform::to_string() const {
       default_axes ? (kind == Kind::r2c ? "r2c" : "c2c") : a2afft::to_string(axes);
   std::string text = what + (precision == Precision::single_precision ? " float" : " double");
   if (batch > 1) text += ", batch " + std::to_string(batch);
+  if (padded()) text += ", padded " + detail::padding_to_string(padding);
   return text;
 }
 
@@ -59,7 +60,8 @@ std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOp
                     {"kind", std::to_string(static_cast<int>(options.kind))},
                     {"precision", std::to_string(static_cast<int>(options.precision))},
                     {"batch", std::to_string(options.batch)},
-                    {"axes", to_string(options.axes)}});
+                    {"axes", to_string(options.axes)},
+                    {"padding", padding_to_string(options.padding)}});
   detail::library::check_same_on_every_rank(arguments, who, comm);
   // Every rank now holds the same arguments, so every check below ends alike on every rank.
   detail::library::check_rigor_and_scaling(options.rigor, options.scaling, who);
@@ -68,6 +70,7 @@ std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOp
   core->who = who;
   core->transform =
       shape.size() >= 2 ? resolved_transform(options.transform(), shape, who) : options.transform();
+  check_padding(core->transform, shape, who);
   core->flops = fft_flops(core->transform, shape);
   core->topology = std::make_unique<Topology>(
       comm, LayoutRequest::from_environment().overridden_by(options.layout));

@@ -45,6 +45,11 @@ Fft2d& Fft2d::operator=(Fft2d&&) noexcept = default;
 std::array<std::size_t, 2> Fft2d::shape() const {
   return shape_;
 }
+std::array<std::size_t, 2> Fft2d::padded_shape() const {
+  const std::vector<std::size_t> padded =
+      a2afft::padded_shape(core().transform, {shape_[0], shape_[1]});
+  return {padded[0], padded[1]};
+}
 Box2 Fft2d::input_box() const {
   return box2(core().engine->input_box());
 }

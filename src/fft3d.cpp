@@ -7,6 +7,7 @@
 
 #include <utility>
 
+#include "axes.hpp"
 #include "collective_checks.hpp"
 #include "error.hpp"
 #include "fft_core.hpp"
@@ -39,6 +40,31 @@ fft::ProcGrid grid_of(const std::array<int, 2>& grid, int ranks, const char* who
                      fft::near_square_grid(ranks).to_string() + "), or 0x0 to choose");
   }
   return {grid[0], grid[1]};
+}
+
+// The engine's padded shape: the 3D shape, or 1 x n0 x n1 for a 2D plan, whose axes the
+// transform's factors name.
+fft::Shape3 padded_engine_shape(const Transform& transform, const std::array<std::size_t, 3>& shape,
+                                bool two_d) {
+  const std::vector<std::size_t> padded =
+      two_d ? padded_shape(transform, {shape[1], shape[2]})
+            : padded_shape(transform, {shape[0], shape[1], shape[2]});
+  return two_d ? fft::Shape3{1, padded[0], padded[1]}
+               : fft::Shape3{padded[0], padded[1], padded[2]};
+}
+
+// What a padded plan does not do (yet): every rank has the same options, so every rank throws.
+void refuse_with_padding(const Fft3dOptions& options, const char* who) {
+  const std::string padding = "padding " + padding_to_string(options.padding);
+  if (options.output == Fft3dOutput::natural) {
+    throw UsageError(std::string(who) + ": " + padding +
+                     " needs the transposed output; a padded plan's output stays where its last "
+                     "stage leaves it (set output transposed, or padding to 1)");
+  }
+  if (options.input_box || options.output_box) {
+    throw UsageError(std::string(who) + ": " + padding +
+                     " takes the plan's own boxes; input_box and output_box cannot be set with it");
+  }
 }
 
 // The pencil engine of one precision behind the public front end.
@@ -117,6 +143,10 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                               : std::array<AxisKind, 3>{axes[0], axes[1], axes[2]};
   engine_options.real_input = core->transform.kind == Kind::r2c;
   engine_options.batch = options.batch;
+  if (core->transform.padded()) {
+    engine_options.padded = padded_engine_shape(core->transform, shape, two_d);
+    refuse_with_padding(options, who);
+  }
   const Transform& transform = core->transform;
   const SideBytes bytes{transform.batch * transform.input_scalar_bytes(),
                         transform.batch * transform.output_scalar_bytes(), transform.batch,
@@ -180,6 +210,12 @@ std::array<std::size_t, 2> Fft3d::exchange_block_bytes(const std::array<std::siz
 
 std::array<std::size_t, 3> Fft3d::shape() const {
   return shape_;
+}
+
+std::array<std::size_t, 3> Fft3d::padded_shape() const {
+  const std::vector<std::size_t> padded =
+      a2afft::padded_shape(core().transform, {shape_[0], shape_[1], shape_[2]});
+  return {padded[0], padded[1], padded[2]};
 }
 
 std::array<int, 2> Fft3d::grid() const {

@@ -137,6 +137,9 @@ struct TransformTraffic {
   std::size_t array_bytes = 0;
   /// This rank's share of fft_flops() of the transform: the total over the number of ranks.
   double flops = 0;
+  /// Bytes this rank's exchanges send to other ranks in the transform (the padding of uneven
+  /// splits included, its own block not): what a padded plan saves by never moving zeros.
+  std::size_t exchanged_bytes = 0;
 };
 
 /// What a plan transforms: its kind, the precision of its arrays, the fields it moves
@@ -151,6 +154,8 @@ struct Transform {
   /// A plan's kind along each axis, slowest first (3 for Fft3d, 2 for Fft2d, empty for Fft1d);
   /// in PlanOptions, empty means all `dft` (the last `r2c` for Kind::r2c).
   std::vector<AxisKind> axes = {};
+  /// Padding factor of each axis (see PlanOptions::padding); empty: none.
+  std::vector<double> padding = {};
 
   /// Bytes of one scalar of the complex side (a Complex or ComplexFloat), of the input side
   /// (real for r2c and r2r) and of the output side (real for r2r), of one field.
@@ -160,15 +165,24 @@ struct Transform {
   std::size_t output_scalar_bytes() const;
   /// @}
   /// `c2c double`, `r2c float, batch 3`; with axes other than all dft (and r2c last): the
-  /// axes, `dct2,dft,r2c double`.
+  /// axes, `dct2,dft,r2c double`; padded: `r2c double, padded 1.5,1.5,1.5`.
   std::string to_string() const;
+  /// True when some axis's padding factor is above 1.
+  bool padded() const;
 };
+
+/// The padded size of an axis of n points with padding `factor` (>= 1): floor(n * factor), as
+/// mpi4py-fft computes it (64 at 1.5 is 96).
+std::size_t padded_size(std::size_t n, double factor);
+/// `shape` padded by the transform's factors (unchanged without padding).
+std::vector<std::size_t> padded_shape(const Transform& transform,
+                                      const std::vector<std::size_t>& shape);
 
 /// The same for a transform with per-axis kinds over an array of `shape` (one size per axis):
 /// N is the product of the sizes of the transformed axes (`none` ones multiply the count of
 /// transforms, not N); 5 N log2 N per transform when the data is complex (c2c), 2.5 N log2 N
 /// when it is real (r2c, r2r: benchFFT's convention for real-data transforms), times the
-/// transforms and the batch.
+/// transforms and the batch. A padded transform counts the padded grid's points.
 double fft_flops(const Transform& transform, const std::vector<std::size_t>& shape);
 
 /// The options every distributed FFT (Fft3d, Fft2d, Fft1d) is planned with. Every field has a
@@ -204,9 +218,22 @@ struct PlanOptions {
   /// else r2r (real arrays in and out). `kind` may then be left c2c or say the same. Fft1d
   /// takes none. parse_axis_kinds() reads them from text ("dct2,dft,r2c").
   std::vector<AxisKind> axes = {};
+  /// Padded (dealiased) transforms, as mpi4py-fft's `padding`: one factor >= 1 per axis of a
+  /// 3D or 2D plan, e.g. {1.5, 1.5, 1.5} for the 3/2 rule; above 1 only on dft and r2c axes.
+  /// Empty (the default) or all 1: no padding. The plan's shape is then the spectrum's n modes
+  /// per axis, and its physical grid has padded_size(n, factor) points (the plan's
+  /// padded_shape()): backward() takes the n modes to the padded grid (zeros in between, the
+  /// Nyquist mode of an even n split in halves between +n/2 and -n/2), forward() takes the
+  /// padded grid back to the n lowest modes (the two halves added). input_box() is a part of
+  /// the padded grid, output_box() of the modes. No transpose moves the zeros: each stage pads
+  /// or truncates its own axis, so forward + backward exchange a fraction of the bytes of the
+  /// same transform of the padded grid (TransformTraffic::exchanged_bytes). Scaling divides by
+  /// the padded grid's points, so with Scaling::full backward(forward()) of modes is the
+  /// identity. Needs Fft3dOutput::transposed and no input_box or output_box; Fft1d takes none.
+  std::vector<double> padding = {};
 
-  /// The plan's transform descriptor: {kind, precision, batch, axes} as given.
-  Transform transform() const { return {kind, precision, batch, axes}; }
+  /// The plan's transform descriptor: {kind, precision, batch, axes, padding} as given.
+  Transform transform() const { return {kind, precision, batch, axes, padding}; }
 };
 
 namespace detail {

@@ -71,6 +71,9 @@ class Fft2d : public DistributedFft {
 
   /// {n0, n1}, the global shape.
   std::array<std::size_t, 2> shape() const;
+  /// The physical grid forward() takes and backward() returns: shape() padded by
+  /// options.padding (shape() without padding).
+  std::array<std::size_t, 2> padded_shape() const;
   /// This rank's rows of forward()'s input (real for r2c: all n1 points of each).
   Box2 input_box() const;
   /// This rank's part of the (complex, n0 x (n1/2+1) for r2c) output; see Fft2dOutput.

@@ -127,6 +127,9 @@ class Fft3d : public DistributedFft {
 
   /// {n0, n1, n2}, the global shape.
   std::array<std::size_t, 3> shape() const;
+  /// The physical grid forward() takes and backward() returns: shape() padded by
+  /// options.padding (shape() without padding).
+  std::array<std::size_t, 3> padded_shape() const;
   /// {p0, p1}, the grid in use.
   std::array<int, 2> grid() const;
   /// This rank's part of forward()'s input (and backward()'s output): row-major. For r2c a part
