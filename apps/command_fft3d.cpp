@@ -20,6 +20,7 @@
 #include "fftw_mpi_reference.hpp"
 #endif
 #include "options.hpp"
+#include "report/stats.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -33,6 +34,7 @@ struct Fft3dCommandOptions {
   std::string output = "transposed";
   std::string kind = "c2c";
   std::string transforms;
+  std::string padding;  // the padded grid's factors, empty for none
   std::string precision = "double";
   std::size_t batch = 1;
   std::string in_grid;   // bricks the input comes in: g0xg1xg2, empty for the plan's pencils
@@ -64,7 +66,11 @@ struct Fft3dRun {
   std::string reshape_exchange;
 
   std::string grid_text() const { return std::to_string(grid[0]) + "x" + std::to_string(grid[1]); }
-  double points() const { return static_cast<double>(shape[0] * shape[1] * shape[2]); }
+  // The physical grid's points (the padded grid's, when padded): what the arrays hold.
+  double points() const {
+    const std::array<std::size_t, 3> grid_points = transform.padded_shape(shape);
+    return static_cast<double>(grid_points[0] * grid_points[1] * grid_points[2]);
+  }
 };
 
 // This rank's brick (row-major) of a g0 x g1 x g2 grid of bricks over `shape`, rank r at
@@ -127,7 +133,8 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   run.transform =
       parse_transform(options.kind, options.precision, options.batch, options.transforms,
                       two_d ? std::vector<std::size_t>{run.shape[1], run.shape[2]}
-                            : std::vector<std::size_t>{run.shape[0], run.shape[1], run.shape[2]});
+                            : std::vector<std::size_t>{run.shape[0], run.shape[1], run.shape[2]},
+                      options.padding);
   run.engines = parse_engines(options.run.engines);
   run.choices = exchange_pairs(options);
   run.layout = options.layout.request();
@@ -152,12 +159,14 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
 // Refuses a run whose buffers or plans would not fit, before any is made.
 void check_fits(const Fft3dRun& run) {
   const double point_bytes = run.transform.point_bytes();
-  cli::check_buffer_fits(static_cast<std::size_t>(point_bytes) * run.shape[0] * run.shape[1],
-                         static_cast<int>(run.shape[2]), "--size");
+  // A padded plan's stages hold up to the padded grid: estimated as that grid's plan, no less.
+  const std::array<std::size_t, 3> grid = run.transform.padded_shape(run.shape);
+  cli::check_buffer_fits(static_cast<std::size_t>(point_bytes) * grid[0] * grid[1],
+                         static_cast<int>(grid[2]), "--size");
   // Each transpose's exchange has one block per rank of its row (p1) or column (p0), padded to
   // the largest part as the plan pads it.
   const std::array<std::size_t, 2> blocks = Fft3d::exchange_block_bytes(
-      run.shape, run.grid, run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed,
+      grid, run.grid, run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed,
       run.transform.kind, run.transform.precision, run.transform.batch);
   const int largest_node = run.ranks.largest_node_size();
   const auto scratch = [&](const std::string& spec, int parts, std::size_t block_bytes) {
@@ -177,12 +186,30 @@ void check_fits(const Fft3dRun& run) {
       "fft3d --size=" + shape_to_string(run.shape) + " on a " + run.grid_text() + " grid");
 }
 
+// The shape as the command names it: n0xn1 for fft2d.
+std::string size_text(const Fft3dRun& run, const std::array<std::size_t, 3>& shape) {
+  return run.two_d ? std::to_string(shape[1]) + "x" + std::to_string(shape[2])
+                   : shape_to_string(shape);
+}
+
+// A padded run's padded grid, and what the same transform of that grid without padding sends
+// to other ranks in forward + backward per rank, for the exchanged column to be read against.
+std::string padded_text(const Fft3dRun& run) {
+  if (!run.transform.padded()) return "";
+  const std::array<std::size_t, 3> grid = run.transform.padded_shape(run.shape);
+  const std::array<std::size_t, 2> blocks =
+      Fft3d::exchange_block_bytes(grid, run.grid, Fft3dOutput::transposed, run.transform.kind,
+                                  run.transform.precision, run.transform.batch);
+  const double sent = 2.0 * (static_cast<double>(run.grid[1] - 1) * blocks[0] +
+                             static_cast<double>(run.grid[0] - 1) * blocks[1]);
+  return " (padded grid " + size_text(run, grid) +
+         "; unpadded on that grid, forward + backward exchange " +
+         report::format("%.2f", sent / 1048576) + " MiB per rank)";
+}
+
 // The header's settings line.
 std::string settings_of(const Fft3dRun& run, const Fft3dCommandOptions& options) {
-  const std::string size_text =
-      run.two_d ? std::to_string(run.shape[1]) + "x" + std::to_string(run.shape[2])
-                : shape_to_string(run.shape);
-  return "size " + size_text + ", " +
+  return "size " + size_text(run, run.shape) + padded_text(run) + ", " +
          (run.two_d ? "slabs on " + std::to_string(run.ranks.size()) + " ranks"
                     : "grid " + run.grid_text()) +
          ", " + options.output + " output, " + run.transform.to_string() + ", " +
@@ -238,6 +265,7 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   shared.precision = run.transform.precision;
   shared.batch = run.transform.batch;
   shared.axes = run.transform.axes;
+  shared.padding = run.transform.padding;
   for (const auto& [row, column] : run.choices)
     makers.push_back(a2afft_maker(run, shared, row, column));
   return makers;
@@ -304,6 +332,7 @@ Runner add_fft3d(CLI::App& app) {
       ->capture_default_str();
   add_kind_option(*command, options->kind);
   add_axes_option(*command, options->transforms);
+  add_padding_option(*command, options->padding);
   add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);
@@ -328,6 +357,7 @@ Runner add_fft2d(CLI::App& app) {
       ->capture_default_str();
   add_kind_option(*command, options->kind);
   add_axes_option(*command, options->transforms);
+  add_padding_option(*command, options->padding);
   add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);
   options->layout.add_to(*command);

@@ -84,6 +84,8 @@ void check_values(const deck::Invocation& invocation, int ranks) {
       parse_transform(value, "double", 1);
     } else if (flag == "--transforms") {
       parse_axis_kinds(value);  // the words; their count and places once the size is known
+    } else if (flag == "--padding") {
+      parse_padding(value, 0);  // the numbers; their count once the size is known
     } else if (flag == "--precision") {
       parse_transform("c2c", value, 1);
     } else if (flag == "--grid") {
@@ -335,7 +337,8 @@ std::string problem_of(const deck::Invocation& invocation) {
   const std::vector<std::string>& args = invocation.args;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--size" || args[i] == "--grid" || args[i] == "--n" || args[i] == "--kind" ||
-        args[i] == "--transforms" || args[i] == "--precision" || args[i] == "--batch") {
+        args[i] == "--transforms" || args[i] == "--padding" || args[i] == "--precision" ||
+        args[i] == "--batch") {
       problem += (problem.empty() ? "" : ", ") + args[i].substr(2) + " " + args[i + 1];
     }
   }

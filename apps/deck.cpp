@@ -62,6 +62,7 @@ constexpr KeyRule kRunKeys[] = {
     // (`kind` names the run's command, so the transform's kind is `fft_kind`.)
     {"fft_kind", "fft2d fft3d", Type::text, "--kind", Emit::value},
     {"transforms", "fft2d fft3d", Type::text, "--transforms", Emit::value},
+    {"padding", "fft2d fft3d", Type::text, "--padding", Emit::value},
     {"precision", kFft, Type::text, "--precision", Emit::value},
     {"batch", kFft, Type::integer, "--batch", Emit::value},
     {"lengths", "fft1d", Type::size_list, "--n", Emit::expanded},

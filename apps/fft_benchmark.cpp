@@ -56,6 +56,12 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
     row.reshape = report::summarize(trial.reshape);
   }
   row.gflops = trial.plan->transform().flops(global) / row.total.median / 1e9;
+  if (const std::optional<std::size_t> sent = trial.plan->exchanged_bytes();
+      sent && trial.plan->transform().padded()) {
+    double most = static_cast<double>(*sent);
+    MPI_Allreduce(MPI_IN_PLACE, &most, 1, MPI_DOUBLE, MPI_MAX, comm);
+    row.exchanged_bytes = most;
+  }
   if (roofline) {
     row.roofline = true;
     row.bound = bound_of(*trial.plan, *roofline, comm);

@@ -17,12 +17,13 @@ std::array<std::size_t, 3> Transform::output_shape(const std::array<std::size_t,
 
 namespace {
 
-// The sizes `axes` name: all three, the last two of a 2D plan's 1 x n0 x n1, or (without axes,
-// a 1D plan) the points.
+// The sizes `axes` (or the padding) name: all three, the last two of a 2D plan's 1 x n0 x n1,
+// or (without either, a 1D plan) the points.
 std::vector<std::size_t> sizes_of(const a2afft::Transform& transform,
                                   const std::array<std::size_t, 3>& shape) {
-  if (transform.axes.size() == 3) return {shape[0], shape[1], shape[2]};
-  if (transform.axes.size() == 2) return {shape[1], shape[2]};
+  const std::size_t axes = std::max(transform.axes.size(), transform.padding.size());
+  if (axes == 3) return {shape[0], shape[1], shape[2]};
+  if (axes == 2) return {shape[1], shape[2]};
   return {shape[0] * shape[1] * shape[2]};
 }
 
@@ -32,8 +33,15 @@ double Transform::flops(const std::array<std::size_t, 3>& shape) const {
   return fft_flops(*this, sizes_of(*this, shape));
 }
 
+std::array<std::size_t, 3> Transform::padded_shape(const std::array<std::size_t, 3>& shape) const {
+  if (!padded()) return shape;
+  const std::vector<std::size_t> padded = a2afft::padded_shape(*this, sizes_of(*this, shape));
+  return padded.size() == 3 ? std::array<std::size_t, 3>{padded[0], padded[1], padded[2]}
+                            : std::array<std::size_t, 3>{1, padded[0], padded[1]};
+}
+
 double Transform::round_trip_factor(const std::array<std::size_t, 3>& shape) const {
-  const std::vector<std::size_t> sizes = sizes_of(*this, shape);
+  const std::vector<std::size_t> sizes = sizes_of(*this, padded_shape(shape));
   double factor = 1;
   for (std::size_t d = 0; d < sizes.size(); ++d)
     factor *= static_cast<double>(d < axes.size() ? logical_size(axes[d], sizes[d]) : sizes[d]);
@@ -123,7 +131,8 @@ std::vector<Complex> field_zero(const Transform& transform, const void* array, s
 
 Fft3dCandidate::Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
                                const Fft3dOptions& options)
-    : FftCandidate("a2afft", {options.kind, options.precision, options.batch, options.axes}),
+    : FftCandidate("a2afft",
+                   {options.kind, options.precision, options.batch, options.axes, options.padding}),
       comm_(comm),
       fft_(comm, shape, options),
       array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
@@ -166,7 +175,8 @@ Box3 as_box3(const Box2& box) {
 
 Fft2dCandidate::Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
                                const Fft2dOptions& options)
-    : FftCandidate("a2afft", {options.kind, options.precision, options.batch, options.axes}),
+    : FftCandidate("a2afft",
+                   {options.kind, options.precision, options.batch, options.axes, options.padding}),
       comm_(comm),
       fft_(comm, shape, options),
       array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}

@@ -29,8 +29,12 @@ struct Transform : a2afft::Transform {
   /// fft_flops(), 5 N log2 N for c2c, half of that for real data, times the fields (as heFFTe,
   /// FFTW and HPCC count; benchFFT's convention for r2r).
   double flops(const std::array<std::size_t, 3>& shape) const;
-  /// What backward(forward(x)) multiplies x by: the product of the axes' logical sizes.
+  /// What backward(forward(x)) multiplies x by: the product of the axes' logical sizes (of the
+  /// padded grid, when padded).
   double round_trip_factor(const std::array<std::size_t, 3>& shape) const;
+  /// The physical grid forward() takes for a logical `shape` (a 2D plan's as 1 x n0 x n1):
+  /// padded by the factors, or `shape` itself.
+  std::array<std::size_t, 3> padded_shape(const std::array<std::size_t, 3>& shape) const;
   /// Bytes of one point of every field as the transposes move it (complex; real for r2r).
   double point_bytes() const { return static_cast<double>(batch * output_scalar_bytes()); }
   /// The input side is real (r2c, r2r), and the output side (r2r).
@@ -74,6 +78,9 @@ class FftCandidate {
   /// What a forward transform moves and computes on this rank, where the plan can count it
   /// (a2afft's; FFTW-MPI's cannot).
   virtual std::optional<TransformTraffic> traffic() const { return std::nullopt; }
+  /// Bytes this rank's exchanges send to others in forward() and backward() together, where the
+  /// plan counts them (a2afft's).
+  virtual std::optional<std::size_t> exchanged_bytes() const { return std::nullopt; }
 
  private:
   std::string engine_;
@@ -95,6 +102,12 @@ RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>&
 /// Field 0 of `points` complex outputs of `array`, as complex doubles.
 std::vector<Complex> field_zero(const Transform& transform, const void* array, std::size_t points);
 
+/// The bytes a plan's exchanges send to other ranks in forward and backward together.
+inline std::size_t both_ways(const DistributedFft& fft) {
+  return fft.traffic(Direction::forward).exchanged_bytes +
+         fft.traffic(Direction::backward).exchanged_bytes;
+}
+
 /// a2afft's 3D FFT on an array of its own, transformed in place (through Fft3d::execute, so
 /// any kind, precision and batch).
 class Fft3dCandidate final : public FftCandidate {
@@ -110,6 +123,7 @@ class Fft3dCandidate final : public FftCandidate {
   RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return fft_.last_times(); }
   std::optional<TransformTraffic> traffic() const override { return fft_.traffic(); }
+  std::optional<std::size_t> exchanged_bytes() const override { return both_ways(fft_); }
 
  private:
   MPI_Comm comm_;
@@ -132,6 +146,7 @@ class Fft2dCandidate final : public FftCandidate {
   RoundTrip round_trip(const std::vector<Complex>& input, double points) const override;
   FftTimes last_times() const override { return fft_.last_times(); }
   std::optional<TransformTraffic> traffic() const override { return fft_.traffic(); }
+  std::optional<std::size_t> exchanged_bytes() const override { return both_ways(fft_); }
 
  private:
   MPI_Comm comm_;

@@ -20,7 +20,9 @@ struct FftErrors {
 
 /// Transforms `input` (`points` in all) forward, compares the gathered output with `reference`
 /// (FFTW-MPI's, on rank 0) when given and hands it to `gathered_output` when asked, then
-/// transforms back. Collective.
+/// transforms back. A padded transform's backward(forward(x)) keeps only x's modes, so its
+/// round trip is forward(backward(X)) = points X of the forward output X instead (field 0).
+/// Collective.
 FftErrors check_candidate(FftCandidate& plan, const std::vector<Complex>& input, double points,
                           const std::vector<Complex>* reference,
                           std::vector<Complex>* gathered_output, MPI_Comm comm);

@@ -1,5 +1,7 @@
 #include "fft_options.hpp"
 
+#include <cmath>
+
 #include <a2afft/error.hpp>
 #include <a2afft/tools/fft_tools.hpp>
 
@@ -63,6 +65,49 @@ void add_axes_option(CLI::App& command, std::string& transforms) {
       "for real data (benchFFT's convention), N the points of the transformed axes");
 }
 
+void add_padding_option(CLI::App& command, std::string& padding) {
+  command.add_option(
+      "--padding", padding,
+      "Padded (dealiased) transforms, as mpi4py-fft's padding: a factor for every axis (1.5 for "
+      "the 3/2 rule) or one per axis, slowest first (1.5,1.5,1); dft and r2c axes only. --size "
+      "is then the spectrum's modes and the physical grid has floor(size x factor) points: "
+      "forward truncates the padded grid to the modes, backward pads them with zeros. The "
+      "transposes move only the modes (the exchanged [MiB] column, next to the padded grid's "
+      "unpadded transform in the header). GFlop/s count the padded grid; the check is "
+      "forward(backward(X)) = points x X for the forward output X. Default: none");
+}
+
+std::vector<double> parse_padding(const std::string& text, std::size_t axes) {
+  const std::string valid =
+      "; expected a factor >= 1 for every axis (e.g. 1.5) or one per axis, "
+      "comma-separated (e.g. 1.5,1.5,1)";
+  std::vector<double> factors;
+  for (std::size_t start = 0; start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string word = text.substr(start, comma - start);
+    std::size_t used = 0;
+    double factor = 0;
+    try {
+      factor = std::stod(word, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (word.empty() || used != word.size() || !std::isfinite(factor) || factor < 1) {
+      throw UsageError("--padding=" + text + " is not valid: '" + word + "' is not a number >= 1" +
+                       valid);
+    }
+    factors.push_back(factor);
+    start = comma + 1;
+  }
+  if (axes == 0) return factors;  // the numbers only, before the array is known
+  if (factors.size() == 1) factors.assign(axes, factors.front());
+  if (factors.size() != axes) {
+    throw UsageError("--padding=" + text + " names " + std::to_string(factors.size()) +
+                     " axes but the array has " + std::to_string(axes) + valid);
+  }
+  return factors;
+}
+
 void add_transform_options(CLI::App& command, std::string& precision, std::size_t& batch) {
   command.add_option("--precision", precision, "double or float (FFTW's fftw_ or fftwf_)")
       ->capture_default_str();
@@ -90,7 +135,8 @@ std::array<std::size_t, 3> parse_shape_2d(const std::string& text) {
 }
 
 Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch,
-                          const std::string& transforms, const std::vector<std::size_t>& sizes) {
+                          const std::string& transforms, const std::vector<std::size_t>& sizes,
+                          const std::string& padding) {
   Transform transform;
   if (kind == "r2c") {
     transform.kind = Kind::r2c;
@@ -118,6 +164,14 @@ Transform parse_transform(const std::string& kind, const std::string& precision,
     throw UsageError("--batch=0 is not valid; expected the number of fields, at least 1");
   }
   transform.batch = batch;
+  if (!padding.empty()) {
+    transform.padding = parse_padding(padding, sizes.size());
+    try {
+      check_padding(transform, sizes);
+    } catch (const UsageError& error) {
+      throw UsageError("--padding=" + padding + ": " + error.what());
+    }
+  }
   return transform;
 }
 

@@ -12,7 +12,8 @@ FftTrial prepare_trial(std::unique_ptr<FftCandidate> plan,
   FftTrial trial{std::move(plan), {}, {}, {}, {}, {}, {}};
   const Box3 box = trial.plan->input_box();
   trial.input.resize(box.elements());
-  fill_test_signal(trial.input.data(), box, global);
+  // A padded plan's input is a part of the padded grid.
+  fill_test_signal(trial.input.data(), box, trial.plan->transform().padded_shape(global));
   return trial;
 }
 

@@ -67,8 +67,12 @@ void initialize() {
 }
 
 // Why FFTW-MPI cannot compute `transform`, or "": its r2r plans take a cosine or sine kind on
-// every axis, and its DFTs none.
+// every axis, and its DFTs none; it has no padded transforms.
 std::string axes_refusal(const Transform& transform) {
+  if (transform.padded()) {
+    return "fftw-mpi: FFTW-MPI cannot run " + transform.to_string() +
+           ": it has no padded (dealiased) transforms";
+  }
   for (const AxisKind axis : transform.axes) {
     const bool dft_family = axis == AxisKind::dft || axis == AxisKind::r2c;
     if (transform.kind == Kind::r2r ? axis == AxisKind::none : !dft_family) {

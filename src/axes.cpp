@@ -125,6 +125,44 @@ std::string axes_problem(const std::vector<AxisKind>& axes, const std::vector<st
 
 }  // namespace
 
+namespace {
+
+// Why `transform`'s padding cannot pad an array of `shape`, or "" when it can.
+std::string padding_problem(const Transform& transform, const std::vector<std::size_t>& shape) {
+  const std::vector<double>& padding = transform.padding;
+  if (padding.empty()) return {};
+  const std::string named = "padding " + detail::padding_to_string(padding);
+  if (shape.size() < 2) return named + " is not valid; only 3D and 2D plans are padded";
+  if (padding.size() != shape.size()) {
+    return named + " names " + std::to_string(padding.size()) + " axes; expected " +
+           std::to_string(shape.size()) + " factors >= 1, one per axis";
+  }
+  for (std::size_t axis = 0; axis < padding.size(); ++axis) {
+    if (!std::isfinite(padding[axis]) || padding[axis] < 1) {
+      return named + " is not valid on axis " + std::to_string(axis) +
+             "; every factor must be a number >= 1 (1: not padded)";
+    }
+    const bool last = axis + 1 == shape.size();
+    const AxisKind kind = axis < transform.axes.size()          ? transform.axes[axis]
+                          : last && transform.kind == Kind::r2c ? AxisKind::r2c
+                                                                : AxisKind::dft;
+    if (padding[axis] > 1 && kind != AxisKind::dft && kind != AxisKind::r2c) {
+      return named + " pads axis " + std::to_string(axis) + ", which is " +
+             to_string(std::vector<AxisKind>{kind}) +
+             "; only dft and r2c axes are padded (set its factor to 1)";
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void check_padding(const Transform& transform, const std::vector<std::size_t>& shape) {
+  if (const std::string problem = padding_problem(transform, shape); !problem.empty()) {
+    throw UsageError(problem);
+  }
+}
+
 Kind kind_of_axes(const std::vector<AxisKind>& axes, const std::vector<std::size_t>& shape) {
   if (const std::string problem = axes_problem(axes, shape); !problem.empty()) {
     throw UsageError(problem);
@@ -175,27 +213,8 @@ std::string padding_to_string(const std::vector<double>& padding) {
 
 void check_padding(const Transform& transform, const std::vector<std::size_t>& shape,
                    std::string_view who) {
-  const std::vector<double>& padding = transform.padding;
-  if (padding.empty()) return;
-  const std::string named = std::string(who) + ": padding " + padding_to_string(padding);
-  if (shape.size() < 2) {
-    throw UsageError(named + " is not valid; only 3D and 2D plans are padded");
-  }
-  if (padding.size() != shape.size()) {
-    throw UsageError(named + " names " + std::to_string(padding.size()) + " axes; expected " +
-                     std::to_string(shape.size()) + " factors >= 1, one per axis");
-  }
-  for (std::size_t axis = 0; axis < padding.size(); ++axis) {
-    if (!std::isfinite(padding[axis]) || padding[axis] < 1) {
-      throw UsageError(named + " is not valid on axis " + std::to_string(axis) +
-                       "; every factor must be a number >= 1 (1: not padded)");
-    }
-    const AxisKind kind = transform.axes[axis];
-    if (padding[axis] > 1 && kind != AxisKind::dft && kind != AxisKind::r2c) {
-      throw UsageError(named + " pads axis " + std::to_string(axis) + ", which is " +
-                       to_string(std::vector<AxisKind>{kind}) +
-                       "; only dft and r2c axes are padded (set its factor to 1)");
-    }
+  if (const std::string problem = padding_problem(transform, shape); !problem.empty()) {
+    throw UsageError(std::string(who) + ": " + problem);
   }
 }
 

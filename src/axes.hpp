@@ -20,9 +20,7 @@ namespace a2afft::detail {
 Transform resolved_transform(const Transform& given, const std::vector<std::size_t>& shape,
                              std::string_view who);
 
-/// Throws UsageError naming `who` and what is valid unless the transform's padding is empty or
-/// one finite factor >= 1 per axis of `shape` (a 3D or 2D plan), above 1 only on dft and r2c
-/// axes (`transform.axes` resolved).
+/// a2afft::check_padding, its message prefixed with `who`.
 void check_padding(const Transform& transform, const std::vector<std::size_t>& shape,
                    std::string_view who);
 

@@ -95,6 +95,9 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
   const bool reshape = std::any_of(rows.begin(), rows.end(),
                                    [](const FftRow& row) { return row.reshape.has_value(); });
   if (reshape) columns.push_back({"reshape [ms]", true});
+  const bool exchanged = std::any_of(
+      rows.begin(), rows.end(), [](const FftRow& row) { return row.exchanged_bytes.has_value(); });
+  if (exchanged) columns.push_back({"exchanged f+b [MiB]", true});
   if (backward) columns.push_back({"backward [ms]", true});
   columns.insert(columns.end(), {{"round trip", true}, {"vs fftw-mpi", true}, {"check"}});
   TextTable table(columns);
@@ -117,6 +120,9 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
       cells.insert(cells.end(), {"-", "-", "-", "-"});
     }
     if (reshape) cells.push_back(row.reshape ? milliseconds(row.reshape->median) : "-");
+    if (exchanged) {
+      cells.push_back(row.exchanged_bytes ? format("%.2f", *row.exchanged_bytes / 1048576) : "-");
+    }
     if (backward)
       cells.push_back(row.backward_total ? milliseconds(row.backward_total->median) : "-");
     cells.push_back(error_text(row.round_trip_error));

@@ -119,6 +119,10 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
                                  "bound_s", "measured_over_bound"});
   }
   if (reshape) header.push_back("reshape_median_s");
+  // And the bytes exchanged, only for padded transforms.
+  const bool exchanged = std::any_of(
+      rows.begin(), rows.end(), [](const FftRow& row) { return row.exchanged_bytes.has_value(); });
+  if (exchanged) header.push_back("exchanged_bytes_forward_backward_per_rank");
   CsvWriter csv(path_, header);
   for (const FftRow& row : rows) {
     std::vector<std::string> cells = {row.engine,
@@ -140,6 +144,7 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
       cells.insert(cells.end(), 5, "");
     }
     if (reshape) cells.push_back(row.reshape ? number(row.reshape->median) : "");
+    if (exchanged) cells.push_back(row.exchanged_bytes ? number(*row.exchanged_bytes) : "");
     csv.add_row(cells);
   }
 }

@@ -44,6 +44,7 @@ nlohmann::json to_json(const FftRow& row) {
   if (row.fftw_mpi_error) item["fftw_mpi_error"] = *row.fftw_mpi_error;
   if (row.backward_total) item["backward"] = to_json(*row.backward_total);
   if (row.reshape) item["reshape"] = to_json(*row.reshape);
+  if (row.exchanged_bytes) item["exchanged_bytes_forward_backward_per_rank"] = *row.exchanged_bytes;
   if (row.bound) {
     item["roofline"] = {{"memory_passes", row.bound->memory_passes},
                         {"bytes_moved_per_rank", row.bound->bytes_moved},

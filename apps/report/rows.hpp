@@ -67,6 +67,9 @@ struct FftRow {
   // plan has them.
   std::optional<Summary> reshape;
   std::optional<Summary> backward_total;
+  // Bytes a rank's exchanges send to others in forward + backward (the busiest rank's): shown
+  // for padded transforms, which exchange only the modes.
+  std::optional<double> exchanged_bytes;
   double gflops = 0;
   double round_trip_error = 0;           // max |IFFT(FFT(x))/N - x| / max |x|
   double round_trip_absolute_error = 0;  // max |IFFT(FFT(x))/N - x|: HPCC's maxErr

@@ -171,6 +171,11 @@ struct Transform {
   bool padded() const;
 };
 
+/// Throws UsageError naming the value and what is valid unless `transform`'s padding is empty or
+/// one finite factor >= 1 per axis of `shape` (a 3D or 2D array), above 1 only on dft and r2c
+/// axes (empty axes: the kind's defaults). Plans check it; commands can check it first.
+void check_padding(const Transform& transform, const std::vector<std::size_t>& shape);
+
 /// The padded size of an axis of n points with padding `factor` (>= 1): floor(n * factor), as
 /// mpi4py-fft computes it (64 at 1.5 is 96).
 std::size_t padded_size(std::size_t n, double factor);
