@@ -26,6 +26,8 @@ program fft3d_hello_f
   call MPI_Comm_size(MPI_COMM_WORLD, ranks, ierror)
 
   call a2afft_fft3d_options_init(options)
+  ! The module's type must be a2afft.h's struct, field for field (init wrote sizeof the struct).
+  if (options%struct_size /= c_sizeof(options)) error stop 'a2afft_fft3d_options differs from a2afft.h'
   options%scaling = A2AFFT_SCALING_FULL
   if (command_argument_count() > 0) then
     call get_command_argument(1, spec)

@@ -92,7 +92,8 @@ void bind_boxes(py::class_<Held<Plan>>& plan) {
   plan.def("input_box", [](const Held<Plan>& held) { return box_tuple(held.get().input_box()); })
       .def("output_box", [](const Held<Plan>& held) { return box_tuple(held.get().output_box()); })
       .def("in_place_elements",
-           [](const Held<Plan>& held) { return held.get().in_place_elements(); });
+           [](const Held<Plan>& held) { return held.get().in_place_elements(); })
+      .def("padded_shape", [](const Held<Plan>& held) { return held.get().padded_shape(); });
 }
 
 // A plan's options: the shared ones the wrapper filled once (PlanOptions), and the plan's own.
@@ -164,7 +165,8 @@ void bind_plan_options(py::module_& module) {
       .def_readwrite("kind", &a2afft::PlanOptions::kind)
       .def_readwrite("precision", &a2afft::PlanOptions::precision)
       .def_readwrite("batch", &a2afft::PlanOptions::batch)
-      .def_readwrite("axes", &a2afft::PlanOptions::axes);
+      .def_readwrite("axes", &a2afft::PlanOptions::axes)
+      .def_readwrite("padding", &a2afft::PlanOptions::padding);
 }
 
 // Plans the options describe, collectively, with the GIL released meanwhile.

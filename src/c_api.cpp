@@ -11,6 +11,7 @@
 #include <a2afft/fft3d.hpp>
 #include <a2afft/version.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -157,6 +158,16 @@ void read_shared(const Given& given, a2afft::PlanOptions& options) {
   options.scaling = static_cast<a2afft::Scaling>(given.scaling);
   options.precision = static_cast<a2afft::Precision>(given.precision);
   options.batch = given.batch;
+}
+
+// The factors of a C `padding` array: 0 (the zeroed default) is 1, not padded; none padded is
+// no padding at all. Anything else goes to the plan, which checks it.
+std::vector<double> padding_of(const double* factors, std::size_t axes) {
+  std::vector<double> padding(factors, factors + axes);
+  for (double& factor : padding)
+    factor = factor == 0 ? 1 : factor;
+  const bool padded = std::any_of(padding.begin(), padding.end(), [](double f) { return f != 1; });
+  return padded ? padding : std::vector<double>{};
 }
 
 // The axes of a C `transforms` string (NULL: none given, so the kind's defaults), agreed on every
@@ -358,6 +369,7 @@ int a2afft_fft3d_create(MPI_Comm comm, const size_t shape[3], const a2afft_fft3d
         read_shared(given, cpp);
         cpp.kind = static_cast<a2afft::Kind>(given.kind);
         cpp.axes = axes_of(comm, given.transforms, who);
+        cpp.padding = padding_of(given.padding, 3);
         cpp.input_box =
             box_option(given.has_input_box, given.input_lower, given.input_size, given.input_order);
         cpp.output_box = box_option(given.has_output_box, given.output_lower, given.output_size,
@@ -391,6 +403,7 @@ int a2afft_fft2d_create(MPI_Comm comm, const size_t shape[2], const a2afft_fft2d
                   read_shared(given, cpp);
                   cpp.kind = static_cast<a2afft::Kind>(given.kind);
                   cpp.axes = axes_of(comm, given.transforms, who);
+                  cpp.padding = padding_of(given.padding, 2);
                   cpp.exchange = text_or(given.exchange, "auto");
                   cpp.output = static_cast<a2afft::Fft2dOutput>(given.output);
                   return new a2afft_fft2d_plan{a2afft::Fft2d(comm, {shape[0], shape[1]}, cpp), {}};

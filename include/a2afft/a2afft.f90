@@ -45,6 +45,9 @@ module a2afft
     integer(c_size_t) :: output_lower(3), output_size(3)
     integer(c_int) :: output_order(3)
     type(c_ptr) :: reshape_exchange
+    ! Padded (dealiased) transforms: one factor per axis, C order (slowest first), e.g. 1.5 for
+    ! the 3/2 rule; 0 or 1: not padded (the default). a2afft.h says more
+    real(c_double) :: padding(3)
   end type
 
   type, bind(C) :: a2afft_fft1d_options

@@ -97,6 +97,13 @@ typedef struct a2afft_fft3d_options {
   int output_order[3];
   /** @} */
   const char* reshape_exchange; /**< the reshapes' variable-size exchange; NULL: "auto" */
+  /** Padded (dealiased) transforms, one factor per axis, slowest first, e.g. {1.5, 1.5, 1.5}
+   * for the 3/2 rule (mpi4py-fft's padding); 0 or 1: that axis is not padded (the default, all
+   * 0: none). shape is then the spectrum's modes and the physical grid has floor(n * factor)
+   * points per axis: backward pads the modes with zeros, forward truncates the grid to them,
+   * and only the modes are exchanged (see a2afft::PlanOptions::padding in a2afft/fft.hpp). The
+   * input box is a part of the padded grid. Needs the transposed output and no boxes. */
+  double padding[3];
 } a2afft_fft3d_options;
 
 /** Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */
@@ -125,6 +132,7 @@ typedef struct a2afft_fft2d_options {
   int precision;           /**< A2AFFT_PRECISION_*; default DOUBLE */
   size_t batch;            /**< fields transformed together, interleaved (field fastest); 1 */
   const char* transforms;  /**< as a2afft_fft3d_options's, for two axes, e.g. "dst1,r2c" */
+  double padding[2];       /**< as a2afft_fft3d_options's, for two axes; all 0: none */
 } a2afft_fft2d_options;
 
 /** The defaults. Not collective. @{ */

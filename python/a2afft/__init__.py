@@ -56,6 +56,19 @@ def _choice(name, value, table):
     return table[value]
 
 
+def _padding(padding, dims):
+    """padding= as the plan's factors: None (none), one number for every axis, or one per
+    axis; the library checks the values."""
+    if padding is None:
+        return []
+    factors = [padding] * dims if isinstance(padding, (int, float)) else list(padding)
+    try:
+        return [float(factor) for factor in factors]
+    except (TypeError, ValueError):
+        raise UsageError(f"padding={padding!r} is not valid; expected a factor >= 1 (e.g. 1.5) "
+                         f"or {dims} of them, one per axis") from None
+
+
 def _axes(transforms, kind, dims):
     """(the AxisKind of each axis or [] for the kind's defaults, and the kind they make) for
     transforms= "dct2,dft,r2c" or ("dct2", "dft", "r2c"); the library checks the rest."""
@@ -273,6 +286,12 @@ class Fft3d(_BoxPlan):
     transforms: what each axis does, e.g. "dct2,dft,r2c" or ("dst1", "dst1", "dst1"): dft,
     r2c (the last axis only), dct1..dct4, dst1..dst4 (FFTW's REDFT00..RODFT11) or none; the
     kind follows (cosine and sine axes alone: "r2r", real arrays both ways).
+    padding: padded (dealiased) transforms as mpi4py-fft's PFFT(padding=...): a factor for
+    every axis (1.5 for the 3/2 rule) or one per axis, dft and r2c axes only. shape is then the
+    spectrum's modes, `padded_shape` the physical grid (floor(n * factor) points per axis):
+    forward() takes the padded grid (the local input) to the modes, backward() pads the modes
+    with zeros; only the modes are ever exchanged. scaling="full" divides by the padded grid's
+    points, as mpi4py-fft's forward normalizes.
 
     exchange: the all-to-all of both transposes ("auto", "pairwise", "tra:radix=4", ...;
     `a2afft list`), or row_exchange/column_exchange separately."""
@@ -280,7 +299,7 @@ class Fft3d(_BoxPlan):
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", grid=None,
                  batch=1, rigor="measure", output="transposed", scaling="none", wisdom_file="",
                  row_exchange=None, column_exchange=None, transforms=None, input_box=None,
-                 output_box=None, reshape_exchange="auto"):
+                 output_box=None, reshape_exchange="auto", padding=None):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 3:
             raise UsageError(f"shape={shape!r} is not valid; expected three sizes (n0, n1, n2)")
@@ -292,6 +311,7 @@ class Fft3d(_BoxPlan):
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
                                 wisdom_file)
         options.axes = axes
+        options.padding = _padding(padding, 3)
         plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), options,
                              tuple(int(p) for p in grid), row_exchange or "",
                              column_exchange or "",
@@ -300,6 +320,7 @@ class Fft3d(_BoxPlan):
                              reshape_exchange)
         self._register(comm, plan, input_dtype, output_dtype, int(batch))
         self.shape, self.kind = tuple(int(n) for n in shape), kind
+        self.padded_shape = tuple(plan.padded_shape())
         self.grid = tuple(plan.grid())
         self._set_boxes(3)
 
@@ -311,7 +332,7 @@ class Fft2d(_BoxPlan):
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", batch=1,
                  rigor="measure", output="transposed", scaling="none", wisdom_file="",
-                 transforms=None):
+                 transforms=None, padding=None):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 2:
             raise UsageError(f"shape={shape!r} is not valid; expected two sizes (n0, n1)")
@@ -320,10 +341,12 @@ class Fft2d(_BoxPlan):
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
                                 wisdom_file)
         options.axes = axes
+        options.padding = _padding(padding, 2)
         plan = _a2afft.Fft2d(comm, tuple(int(n) for n in shape), options,
                              _choice("output", output, {"transposed": False, "natural": True}))
         self._register(comm, plan, input_dtype, output_dtype, int(batch))
         self.shape, self.kind = tuple(int(n) for n in shape), kind
+        self.padded_shape = tuple(plan.padded_shape())
         self._set_boxes(2)
 
 

@@ -474,6 +474,81 @@ TEST(CApi, cosine_transforms_by_name_are_real_to_real) {
       A2AFFT_ERROR_USAGE, "options->transforms: transform 'bogus'");
 }
 
+// options.padding (issue 33): one mode of the spectrum, backward, is that plane wave on the
+// padded grid (the input box is a part of it), and forward brings the mode back, times the
+// grid's points; the input elements of all ranks make up the padded grid.
+TEST(CApi, padding_puts_a_mode_on_the_padded_grid) {
+  const size_t shape[3] = {6, 4, 5};
+  const size_t padded[3] = {9, 6, 7};  // floor(1.5 n)
+  const size_t mode[3] = {1, 3, 4};    // frequencies 1, -1 and -1
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  EXPECT_EQ(options.padding[0], 0.0);
+  options.padding[0] = options.padding[1] = options.padding[2] = 1.5;
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  EXPECT_EQ(sum_over(long(a2afft_fft3d_input_elements(plan))), 9 * 6 * 7);
+  EXPECT_EQ(sum_over(long(a2afft_fft3d_output_elements(plan))), 6 * 4 * 5);
+  size_t out_lower[3], out_size[3], lower[3], size[3];
+  int order[3];
+  ASSERT_EQ(a2afft_fft3d_output_box(plan, out_lower, out_size, order), A2AFFT_SUCCESS);
+  ASSERT_EQ(a2afft_fft3d_input_box(plan, lower, size, nullptr), A2AFFT_SUCCESS);
+  std::vector<std::complex<double>> spectrum(a2afft_fft3d_output_elements(plan));
+  const auto local_of = [&](size_t i, size_t j, size_t k) {
+    const size_t at[3] = {i, j, k};
+    return (at[order[0]] * out_size[order[1]] + at[order[1]]) * out_size[order[2]] + at[order[2]];
+  };
+  for (size_t i = 0; i < out_size[0]; ++i)
+    for (size_t j = 0; j < out_size[1]; ++j)
+      for (size_t k = 0; k < out_size[2]; ++k) {
+        const bool is_mode = out_lower[0] + i == mode[0] && out_lower[1] + j == mode[1] &&
+                             out_lower[2] + k == mode[2];
+        spectrum[local_of(i, j, k)] = is_mode ? 1.0 : 0.0;
+      }
+  std::vector<std::complex<double>> grid(a2afft_fft3d_input_elements(plan));
+  const size_t bytes = sizeof(std::complex<double>);
+  ASSERT_EQ(
+      sum_over(a2afft_fft3d_execute(plan, A2AFFT_BACKWARD, spectrum.data(), spectrum.size() * bytes,
+                                    grid.data(), grid.size() * bytes)),
+      0)
+      << a2afft_error_message();
+  const double frequency[3] = {1, -1, -1};
+  double worst = 0;
+  for (size_t i = 0; i < size[0]; ++i)
+    for (size_t j = 0; j < size[1]; ++j)
+      for (size_t k = 0; k < size[2]; ++k) {
+        const size_t at[3] = {lower[0] + i, lower[1] + j, lower[2] + k};
+        double phase = 0;
+        for (int d = 0; d < 3; ++d)
+          phase += 2 * M_PI * frequency[d] * double(at[d]) / double(padded[d]);
+        worst = std::max(worst,
+                         std::abs(grid[(i * size[1] + j) * size[2] + k] - std::polar(1.0, phase)));
+      }
+  EXPECT_LT(max_over(worst), 1e-13);
+  ASSERT_EQ(sum_over(a2afft_fft3d_execute(plan, A2AFFT_FORWARD, grid.data(), grid.size() * bytes,
+                                          spectrum.data(), spectrum.size() * bytes)),
+            0);
+  worst = 0;
+  for (size_t i = 0; i < out_size[0]; ++i)
+    for (size_t j = 0; j < out_size[1]; ++j)
+      for (size_t k = 0; k < out_size[2]; ++k) {
+        const bool is_mode = out_lower[0] + i == mode[0] && out_lower[1] + j == mode[1] &&
+                             out_lower[2] + k == mode[2];
+        worst = std::max(worst, std::abs(spectrum[local_of(i, j, k)] - (is_mode ? 378.0 : 0.0)));
+      }
+  EXPECT_LT(max_over(worst), 1e-10);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
+
+  options.padding[1] = 0.5;
+  expect_create_fails(
+      [&](a2afft_fft3d* made) {
+        return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, made);
+      },
+      A2AFFT_ERROR_USAGE, "padding 1.5,0.5,1.5 is not valid on axis 1");
+}
+
 TEST(CApi, r2c_float_through_execute_checks_the_buffer_sizes) {
   const size_t shape[3] = {6, 4, 5};
   a2afft_fft3d_options options;

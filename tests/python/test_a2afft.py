@@ -243,6 +243,72 @@ def test_same_output_as_mpi4py_fft_on_the_same_distributed_input():
     assert everywhere(relative_error(our_global, their_global) < 1e-12)
 
 
+def padded_spectrum(modes, padded):
+    """numpy's explicit zero padding of a c2c spectrum of odd sizes (no Nyquist mode to split):
+    each axis's non-negative frequencies at the start, the negative ones at the end."""
+    out = np.zeros(padded, dtype=np.complex128)
+    index = tuple(np.r_[0:(n + 1) // 2, m - n // 2:m] for n, m in zip(modes.shape, padded))
+    out[np.ix_(*index)] = modes
+    return out
+
+
+@pytest.mark.parametrize("grid", [None, "slabs"])
+def test_padded_backward_is_numpys_explicit_zero_padding(grid):
+    shape, padding = (5, 7, 9), 1.5
+    with a2afft.Fft3d(comm, shape, padding=padding, exchange="pairwise", rigor="estimate",
+                      grid=(comm.size, 1) if grid else None) as fft:
+        assert fft.padded_shape == (7, 10, 13)
+        modes = global_input(shape, np.complex128, 1)
+        u = fft.backward(np.ascontiguousarray(
+            modes[fft.local_output_slices].transpose(fft.output_axes)))
+        expected = np.fft.ifftn(padded_spectrum(modes, fft.padded_shape)) * np.prod(
+            fft.padded_shape)
+        assert everywhere(relative_error(u, expected[fft.local_input_slices]) < 1e-12)
+        # forward keeps the modes: of the band-limited u, exactly the modes again
+        back = gather(fft.forward(u), fft.local_output_slices, fft.output_axes, shape,
+                      np.complex128, 1)
+        assert everywhere(relative_error(back / np.prod(fft.padded_shape), modes) < 1e-12)
+
+
+@pytest.mark.parametrize("kind", ["c2c", "r2c"])
+def test_padded_same_as_mpi4py_fft_padded_pfft(kind):
+    """mpi4py-fft's PFFT(padding=[1.5]*3) and a2afft's Fft3d(padding=1.5) on the same
+    distributed padded grid and spectrum: the gathered results agree both ways. Even sizes, so
+    Nyquist modes are split and folded; n2 = 10 has n2/2+1 even, where mpi4py-fft's r2c axis
+    uses the same symmetric split as a2afft (for n2 divisible by 4 it does not split)."""
+    from mpi4py_fft import PFFT, newDistArray
+
+    shape = (8, 6, 10)
+    dtype = np.float64 if kind == "r2c" else np.complex128
+    theirs = PFFT(comm, shape, axes=(0, 1, 2), dtype=dtype, padding=[1.5, 1.5, 1.5])
+    padded = theirs.forward.input_array.shape
+    u = newDistArray(theirs, False)
+    physical = global_input(tuple(int(np.floor(1.5 * n)) for n in shape), dtype, 1)
+    u[:] = physical[u.local_slice()]
+    # mpi4py-fft's forward divides by the padded grid's points; a2afft's, as FFTW's, does not.
+    their_hat = theirs.forward(u, normalize=False)
+    modes_shape = shape[:2] + ((shape[2] // 2 + 1,) if kind == "r2c" else shape[2:])
+    their_slices = newDistArray(theirs, True).local_slice()
+    their_global = gather(np.asarray(their_hat), their_slices, (0, 1, 2), modes_shape,
+                          np.complex128, 1)
+    their_u = theirs.backward(their_hat.copy())
+    their_u_global = gather(np.asarray(their_u), u.local_slice(), (0, 1, 2),
+                            physical.shape, dtype, 1)
+    with a2afft.Fft3d(comm, shape, kind=kind, padding=1.5, exchange="pairwise",
+                      rigor="estimate") as ours:
+        assert ours.padded_shape == physical.shape and len(padded) == 3
+        our_hat = ours.forward(np.ascontiguousarray(physical[ours.local_input_slices]))
+        our_global = gather(our_hat, ours.local_output_slices, ours.output_axes, modes_shape,
+                            np.complex128, 1)
+        spectrum = np.ascontiguousarray(
+            their_global[ours.local_output_slices].transpose(ours.output_axes))
+        our_u = gather(ours.backward(spectrum), ours.local_input_slices, (0, 1, 2),
+                       physical.shape, dtype, 1)
+    theirs.destroy()
+    assert everywhere(relative_error(our_global, their_global) < 1e-12)
+    assert everywhere(relative_error(our_u, their_u_global) < 1e-12)
+
+
 def test_exchange_matches_mpi_alltoall():
     ranks, rank = comm.size, comm.rank
     block = 37
