@@ -111,45 +111,33 @@ void half_nyquist(std::complex<Real>* padded, const PlaneResize& resize, std::si
   });
 }
 
-// The half axis's Nyquist mode first, then the dft axes': mpi4py-fft's order, which truncates
-// z (the r2c axis) before it transforms y.
+// Forward folds each Nyquist mode's two halves into one, the half axis first (mpi4py-fft's
+// order, which truncates z before it transforms y); backward splits them again, in the reverse
+// order. A dft axis keeps the mode where -n/2 is, as it keeps the high modes.
 template <typename Real>
-void fold_nyquist(std::complex<Real>* padded, const PlaneResize& resize, std::size_t plane) {
+void nyquist_halves(std::complex<Real>* padded, const PlaneResize& resize, std::size_t plane,
+                    bool fold) {
   const std::size_t values = resize.values_per_point;
-  for (int a = 3; a-- > 0;) {
+  for (int step = 0; step < 3; ++step) {
+    const int a = fold ? 2 - step : step;
     const PaddedAxis& axis = resize.axes[static_cast<std::size_t>(a)];
     if (!axis.nyquist || axis.is_identity()) continue;
     if (axis.half) {
-      half_nyquist(padded, resize, plane, a, true);
-      continue;
-    }
-    const NyquistPair pair = nyquist_pair(axis);
-    const std::size_t apart = (pair.negative - pair.positive) * stride_of(resize, a);
-    // The mode lands where -n/2 is, as the high modes are kept.
-    for_each_in_slice(resize, plane, a, pair.positive, [&](const Shape3&, std::size_t at) {
-      for (std::size_t v = 0; v < values; ++v)
-        padded[at + apart + v] += padded[at + v];
-    });
-  }
-}
-
-// The reverse of fold_nyquist, in the reverse order: the half axis last.
-template <typename Real>
-void split_nyquist(std::complex<Real>* padded, const PlaneResize& resize, std::size_t plane) {
-  const std::size_t values = resize.values_per_point;
-  for (int a = 0; a < 3; ++a) {
-    const PaddedAxis& axis = resize.axes[static_cast<std::size_t>(a)];
-    if (!axis.nyquist || axis.is_identity()) continue;
-    if (axis.half) {
-      half_nyquist(padded, resize, plane, a, false);
+      half_nyquist(padded, resize, plane, a, fold);
       continue;
     }
     const NyquistPair pair = nyquist_pair(axis);
     const std::size_t apart = (pair.negative - pair.positive) * stride_of(resize, a);
     for_each_in_slice(resize, plane, a, pair.positive, [&](const Shape3&, std::size_t at) {
       for (std::size_t v = 0; v < values; ++v) {
-        padded[at + apart + v] /= 2;
-        padded[at + v] = padded[at + apart + v];
+        std::complex<Real>& positive = padded[at + v];
+        std::complex<Real>& negative = padded[at + apart + v];
+        if (fold) {
+          negative += positive;
+        } else {
+          negative /= 2;
+          positive = negative;
+        }
       }
     });
   }
@@ -161,7 +149,7 @@ template <typename Real>
 void truncate_plane(std::complex<Real>* padded, std::complex<Real>* modes,
                     const PlaneResize& resize, std::size_t plane) {
   using Complex = std::complex<Real>;
-  fold_nyquist(padded, resize, plane);
+  nyquist_halves(padded, resize, plane, true);
   const Shape3& from = resize.padded_shape;
   const Shape3& to = resize.modes_shape;
   const PaddedAxis& z = resize.axes[2];
@@ -214,7 +202,7 @@ void pad_plane(const std::complex<Real>* modes, std::complex<Real>* padded,
       std::fill_n(target + z.low() * values, gap * values, Complex{});
     }
   }
-  split_nyquist(padded, resize, plane);
+  nyquist_halves(padded, resize, plane, false);
 }
 
 template void truncate_plane(std::complex<double>*, std::complex<double>*, const PlaneResize&,

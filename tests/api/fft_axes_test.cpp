@@ -167,22 +167,6 @@ std::string name_of(const Config& c, const Index& n, bool in_place, bool natural
          (natural ? " natural" : " transposed");
 }
 
-// A 3D plan, or a 2D one of n1 x n2 seen as 1 x n1 x n2.
-struct Plan {
-  std::unique_ptr<a2afft::Fft3d> three;
-  std::unique_ptr<a2afft::Fft2d> two;
-  a2afft::DistributedFft& fft() {
-    return three ? static_cast<a2afft::DistributedFft&>(*three) : *two;
-  }
-  static a2afft::Box3 box3(const a2afft::Box2& box) {
-    return {{0, box.lower[0], box.lower[1]},
-            {1, box.size[0], box.size[1]},
-            {0, box.order[0] + 1, box.order[1] + 1}};
-  }
-  a2afft::Box3 input_box() const { return three ? three->input_box() : box3(two->input_box()); }
-  a2afft::Box3 output_box() const { return three ? three->output_box() : box3(two->output_box()); }
-};
-
 Plan make_plan(const Config& c, const Index& n, bool natural, const std::string& exchange) {
   Plan plan;
   const std::vector<AxisKind> axes(c.axes.begin() + (c.two_d ? 1 : 0), c.axes.end());

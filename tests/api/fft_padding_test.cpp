@@ -180,26 +180,6 @@ std::string name_of(const Config& c) {
   return text;
 }
 
-struct Plan {
-  std::unique_ptr<a2afft::Fft3d> three;
-  std::unique_ptr<a2afft::Fft2d> two;
-  a2afft::DistributedFft& fft() {
-    return three ? static_cast<a2afft::DistributedFft&>(*three) : *two;
-  }
-  static a2afft::Box3 box3(const a2afft::Box2& box) {
-    return {{0, box.lower[0], box.lower[1]},
-            {1, box.size[0], box.size[1]},
-            {0, box.order[0] + 1, box.order[1] + 1}};
-  }
-  a2afft::Box3 input_box() const { return three ? three->input_box() : box3(two->input_box()); }
-  a2afft::Box3 output_box() const { return three ? three->output_box() : box3(two->output_box()); }
-  Index padded_shape() const {
-    if (three) return three->padded_shape();
-    const std::array<std::size_t, 2> padded = two->padded_shape();
-    return {1, padded[0], padded[1]};
-  }
-};
-
 Plan make_plan(const Config& c, const std::string& exchange,
                a2afft::Scaling scaling = a2afft::Scaling::none) {
   Plan plan;

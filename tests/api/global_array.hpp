@@ -5,11 +5,14 @@
 // of a box in global coordinates.
 
 #include <a2afft/fft.hpp>
+#include <a2afft/fft2d.hpp>
+#include <a2afft/fft3d.hpp>
 
 #include <array>
 #include <cmath>
 #include <complex>
 #include <cstddef>
+#include <memory>
 
 namespace a2afft::api_test {
 
@@ -37,5 +40,27 @@ void for_each_point(const a2afft::Box3& box, Visit visit) {
       for (std::size_t k = box.lower[2]; k < box.lower[2] + box.size[2]; ++k)
         visit(Index{i, j, k});
 }
+
+/// A 3D plan, or a 2D one of n1 x n2 seen as 1 x n1 x n2: its boxes and shapes with a leading
+/// axis of one point.
+struct Plan {
+  std::unique_ptr<a2afft::Fft3d> three;
+  std::unique_ptr<a2afft::Fft2d> two;
+  a2afft::DistributedFft& fft() {
+    return three ? static_cast<a2afft::DistributedFft&>(*three) : *two;
+  }
+  static a2afft::Box3 box3(const a2afft::Box2& box) {
+    return {{0, box.lower[0], box.lower[1]},
+            {1, box.size[0], box.size[1]},
+            {0, box.order[0] + 1, box.order[1] + 1}};
+  }
+  a2afft::Box3 input_box() const { return three ? three->input_box() : box3(two->input_box()); }
+  a2afft::Box3 output_box() const { return three ? three->output_box() : box3(two->output_box()); }
+  Index padded_shape() const {
+    if (three) return three->padded_shape();
+    const std::array<std::size_t, 2> padded = two->padded_shape();
+    return {1, padded[0], padded[1]};
+  }
+};
 
 }  // namespace a2afft::api_test
