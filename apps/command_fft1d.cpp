@@ -119,6 +119,11 @@ Fft1dRun parse_run(const Fft1dCommandOptions& options) {
                      " is not valid; HPCC's MPIFFT test is of double precision");
   }
   run.engines = parse_engines(options.run.engines);
+  if (run.engines.fftw_serial) {
+    throw UsageError(
+        "--engine=fftw is not valid for fft1d; expected a2afft or fftw-mpi (FFTW's "
+        "serial plan joins fft3d and fft2d on one rank)");
+  }
   run.choices = cli::expand_exchange_specs(options.exchanges);
   run.layout = options.layout.request();
   run.ranks = map_ranks(MPI_COMM_WORLD, run.layout);

@@ -16,6 +16,7 @@
 
 #include "commands.hpp"
 #include "fft_benchmark.hpp"
+#include "fftw_serial_reference.hpp"
 #if A2AFFT_HAVE_FFTW_MPI
 #include "fftw_mpi_reference.hpp"
 #endif
@@ -181,7 +182,8 @@ void check_fits(const Fft3dRun& run) {
   }
   cli::check_memory_fits(
       cli::fft_memory_estimate(run.points() * point_bytes / static_cast<double>(sizeof(Complex)),
-                               run.ranks, run.order, run.engines.fftw_mpi, scratch_per_plan),
+                               run.ranks, run.order,
+                               run.engines.fftw_mpi || run.engines.fftw_serial, scratch_per_plan),
       run.ranks,
       "fft3d --size=" + shape_to_string(run.shape) + " on a " + run.grid_text() + " grid");
 }
@@ -257,6 +259,15 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
     }));
   }
 #endif
+  if (run.engines.fftw_serial) {
+    makers.push_back(skipping_refusal_if(
+        run.engines.ours || run.engines.fftw_mpi, "fftw",
+        [&run] {
+          return make_fftw_serial_3d(MPI_COMM_WORLD, run.shape, run.rigor, run.transform,
+                                     run.two_d);
+        },
+        "; the other rows run without it"));
+  }
   if (!run.engines.ours) return makers;
   PlanOptions shared;
   shared.rigor = run.rigor;

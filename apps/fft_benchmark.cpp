@@ -82,7 +82,8 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
 
 Order choose_fft_order(const FftRunOptions& options, double array_bytes_per_rank,
                        const RankMap& ranks, const Engines& engines, std::size_t a2afft_plans) {
-  const std::size_t plans = (engines.fftw_mpi ? 1 : 0) + (engines.ours ? a2afft_plans : 0);
+  const std::size_t plans = (engines.fftw_mpi ? 1 : 0) + (engines.fftw_serial ? 1 : 0) +
+                            (engines.ours ? a2afft_plans : 0);
   return choose_order(options.order, 5.0 * array_bytes_per_rank, ranks, plans);
 }
 

@@ -8,7 +8,10 @@
 namespace a2afft::commands {
 
 void FftRunOptions::add_to(CLI::App& command) {
-  command.add_option("--engine", engines, "Engines: a2afft, fftw-mpi, or both (comma list)")
+  command
+      .add_option("--engine", engines,
+                  "Engines: a2afft, fftw-mpi, fftw (FFTW's serial plan of the whole array: "
+                  "fft3d and fft2d on one rank), comma list")
       ->delimiter(',')
       ->capture_default_str();
   command.add_option("--rigor", rigor, "FFTW planning: estimate, measure or patient")
@@ -184,8 +187,10 @@ Engines parse_engines(const std::vector<std::string>& engines) {
       if (!A2AFFT_HAVE_FFTW_MPI)
         throw UsageError("--engine=fftw-mpi is not in this build: " A2AFFT_FFTW_MPI_WHY);
       which.fftw_mpi = true;
+    } else if (engine == "fftw") {
+      which.fftw_serial = true;
     } else {
-      throw UsageError("--engine=" + engine + " is not valid; expected a2afft, fftw-mpi or both");
+      throw UsageError("--engine=" + engine + " is not valid; expected a2afft, fftw-mpi or fftw");
     }
   }
   return which;

@@ -75,6 +75,7 @@ std::vector<double> parse_padding(const std::string& text, std::size_t axes);
 struct Engines {
   bool ours = false;
   bool fftw_mpi = false;
+  bool fftw_serial = false;  // FFTW's serial plan, on one rank (fft3d, fft2d)
 };
 Engines parse_engines(const std::vector<std::string>& engines);
 

@@ -6,19 +6,10 @@
 #include <a2afft/error.hpp>
 #include <a2afft/tools/fft_tools.hpp>
 
+#include "fftw_serial_reference.hpp"
+
 namespace a2afft::commands {
 namespace {
-
-unsigned planner_flags(Rigor rigor) {
-  switch (rigor) {
-    case Rigor::estimate:
-      return FFTW_ESTIMATE;
-    case Rigor::patient:
-      return FFTW_PATIENT;
-    default:
-      return FFTW_MEASURE;
-  }
-}
 
 // FFTW-MPI's calls of each precision, so the 3D reference is one code path over both.
 template <typename Real>
@@ -141,7 +132,7 @@ class FftwMpi3d final : public FftCandidate {
                         ? Box3{{0, u(start1), 0}, {shape[0], u(local_n1), complex[2]}, {1, 0, 2}}
                         : Box3{{u(start0), 0, 0}, {u(local_n0), shape[1], complex[2]}};
     }
-    const unsigned flags = planner_flags(rigor);
+    const unsigned flags = fftw_planner_flags(rigor);
     const unsigned out_flag = transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0;
     const unsigned in_flag = transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0;
     const auto block = FFTW_MPI_DEFAULT_BLOCK;
@@ -247,8 +238,8 @@ class FftwMpi1d final : public FftCandidate {
     const auto howmany = static_cast<ptrdiff_t>(transform.batch);
     ptrdiff_t local_ni = 0, start_i = 0, local_no = 0, start_o = 0;
     const ptrdiff_t alloc =
-        Api::local_size_1d(length, howmany, comm, FFTW_FORWARD, planner_flags(rigor), &local_ni,
-                           &start_i, &local_no, &start_o);
+        Api::local_size_1d(length, howmany, comm, FFTW_FORWARD, fftw_planner_flags(rigor),
+                           &local_ni, &start_i, &local_no, &start_o);
     const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
     input_box_ = {{0, 0, u(start_i)}, {1, 1, u(local_ni)}};
     output_box_ = {{0, 0, u(start_o)}, {1, 1, u(local_no)}};
@@ -256,9 +247,9 @@ class FftwMpi1d final : public FftCandidate {
     out_ = Api::alloc(u(std::max<ptrdiff_t>(alloc, 1)));
     const auto block = FFTW_MPI_DEFAULT_BLOCK;
     forward_ = Api::plan_dft(1, &length, howmany, block, block, in_, out_, comm, FFTW_FORWARD,
-                             planner_flags(rigor));
+                             fftw_planner_flags(rigor));
     backward_ = Api::plan_dft(1, &length, howmany, block, block, out_, in_, comm, FFTW_BACKWARD,
-                              planner_flags(rigor));
+                              fftw_planner_flags(rigor));
     if (forward_ == nullptr || backward_ == nullptr) {
       release();  // the destructor does not run for a constructor that throws
       int ranks = 0;
