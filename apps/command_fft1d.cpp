@@ -93,6 +93,7 @@ void print_hpcc_lines(const std::vector<FftRow>& rows, std::size_t n, int ranks)
 // One run of fft1d as parsed and checked from the command line: what the plans are made from.
 struct Fft1dRun {
   Rigor rigor = Rigor::measure;
+  Arrays arrays = Arrays::huge_pages;
   bool scrambled = false;
   Transform transform;
   Engines engines;
@@ -119,6 +120,7 @@ Fft1dRun parse_run(const Fft1dCommandOptions& options) {
                      " is not valid; HPCC's MPIFFT test is of double precision");
   }
   run.engines = parse_engines(options.run.engines);
+  run.arrays = parse_arrays(options.run.arrays);
   if (run.engines.fftw_serial) {
     throw UsageError(
         "--engine=fftw is not valid for fft1d; expected a2afft or fftw-mpi (FFTW's "
@@ -166,8 +168,8 @@ std::string settings_of(const Fft1dRun& run, const Fft1dCommandOptions& options)
           : ", HPCC mode";
   return "N " + std::to_string(run.n) + " = " + std::to_string(run.split[0]) + " x " +
          std::to_string(run.split[1]) + ", " + options.output + " output (fftw-mpi: natural), " +
-         run.transform.to_string() + ", " + options.run.rigor + ", " +
-         std::to_string(options.run.iterations) + " timed runs after " +
+         run.transform.to_string() + ", " + options.run.rigor + ", " + options.run.arrays +
+         " arrays, " + std::to_string(options.run.iterations) + " timed runs after " +
          std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order) + hpcc;
 }
 
@@ -177,7 +179,7 @@ std::vector<CandidateMaker> makers_of(const Fft1dRun& run) {
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (run.engines.fftw_mpi) {
     makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
-      return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform);
+      return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform, run.arrays);
     }));
   }
 #endif
@@ -191,9 +193,10 @@ std::vector<CandidateMaker> makers_of(const Fft1dRun& run) {
     plan.layout = run.layout;
     plan.precision = run.transform.precision;
     plan.batch = run.transform.batch;
-    makers.push_back(skipping_refusal_if(choice.from_all, choice.spec, [n = run.n, plan] {
-      return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan);
-    }));
+    makers.push_back(
+        skipping_refusal_if(choice.from_all, choice.spec, [n = run.n, plan, arrays = run.arrays] {
+          return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan, arrays);
+        }));
   }
   return makers;
 }

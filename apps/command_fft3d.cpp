@@ -51,6 +51,7 @@ struct Fft3dRun {
   bool two_d = false;
   std::array<std::size_t, 3> shape{};
   Rigor rigor = Rigor::measure;
+  Arrays arrays = Arrays::huge_pages;
   bool natural = false;
   Transform transform;
   Engines engines;
@@ -137,6 +138,7 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
                             : std::vector<std::size_t>{run.shape[0], run.shape[1], run.shape[2]},
                       options.padding);
   run.engines = parse_engines(options.run.engines);
+  run.arrays = parse_arrays(options.run.arrays);
   run.choices = exchange_pairs(options);
   run.layout = options.layout.request();
   run.ranks = map_ranks(MPI_COMM_WORLD, run.layout);
@@ -215,7 +217,8 @@ std::string settings_of(const Fft3dRun& run, const Fft3dCommandOptions& options)
          (run.two_d ? "slabs on " + std::to_string(run.ranks.size()) + " ranks"
                     : "grid " + run.grid_text()) +
          ", " + options.output + " output, " + run.transform.to_string() + ", " +
-         options.run.rigor + ", " + std::to_string(options.run.iterations) + " timed runs after " +
+         options.run.rigor + ", " + options.run.arrays + " arrays, " +
+         std::to_string(options.run.iterations) + " timed runs after " +
          std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order);
 }
 
@@ -230,8 +233,8 @@ CandidateMaker a2afft_maker(const Fft3dRun& run, const PlanOptions& shared,
     flat.exchange = row.spec;
     flat.output = run.natural ? Fft2dOutput::natural : Fft2dOutput::transposed;
     const std::array<std::size_t, 2> shape{run.shape[1], run.shape[2]};
-    return skipping_refusal_if(row.from_all, spec, [shape, flat] {
-      return std::make_unique<Fft2dCandidate>(MPI_COMM_WORLD, shape, flat);
+    return skipping_refusal_if(row.from_all, spec, [shape, flat, arrays = run.arrays] {
+      return std::make_unique<Fft2dCandidate>(MPI_COMM_WORLD, shape, flat, arrays);
     });
   }
   a2afft::Fft3dOptions plan;
@@ -243,9 +246,10 @@ CandidateMaker a2afft_maker(const Fft3dRun& run, const PlanOptions& shared,
   plan.input_box = run.input_box;
   plan.output_box = run.output_box;
   plan.reshape_exchange = run.reshape_exchange;
-  return skipping_refusal_if(row.from_all && column.from_all, spec, [shape = run.shape, plan] {
-    return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan);
-  });
+  return skipping_refusal_if(
+      row.from_all && column.from_all, spec, [shape = run.shape, plan, arrays = run.arrays] {
+        return std::make_unique<Fft3dCandidate>(MPI_COMM_WORLD, shape, plan, arrays);
+      });
 }
 
 // Every row's plan maker: FFTW-MPI's first where asked for, then a2afft's per exchange pair.
@@ -255,7 +259,7 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   if (run.engines.fftw_mpi) {
     makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
       return make_fftw_mpi_3d(MPI_COMM_WORLD, run.shape, run.rigor, !run.natural, run.transform,
-                              run.two_d);
+                              run.two_d, run.arrays);
     }));
   }
 #endif
@@ -263,8 +267,8 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
     makers.push_back(skipping_refusal_if(
         run.engines.ours || run.engines.fftw_mpi, "fftw",
         [&run] {
-          return make_fftw_serial_3d(MPI_COMM_WORLD, run.shape, run.rigor, run.transform,
-                                     run.two_d);
+          return make_fftw_serial_3d(MPI_COMM_WORLD, run.shape, run.rigor, run.transform, run.two_d,
+                                     run.arrays);
         },
         "; the other rows run without it"));
   }

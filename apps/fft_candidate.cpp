@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <iostream>
+#include <new>
 
+#include <a2afft/buffer.hpp>
 #include <a2afft/error.hpp>
 #include <a2afft/tools/fft_tools.hpp>
 
@@ -64,12 +67,33 @@ std::size_t slot_of(std::size_t point, const InputRows& rows) {
 // `plan` (Fft3d, Fft2d or Fft1d) in `direction` on `array`, in place, through the type-erased
 // execute(), so one call serves every kind and precision.
 template <typename Plan>
-void execute_in_place(Plan& plan, Direction direction, std::vector<Complex>& array) {
-  const std::size_t bytes = array.size() * sizeof(Complex);
-  plan.execute(direction, array.data(), bytes, array.data(), bytes);
+void execute_in_place(Plan& plan, Direction direction, const Buffer& array) {
+  plan.execute(direction, array.data(), array.size(), array.data(), array.size());
 }
 
 }  // namespace
+
+Arrays parse_arrays(const std::string& text) {
+  if (text == "huge-pages") return Arrays::huge_pages;
+  if (text == "plain") return Arrays::plain;
+  throw UsageError("--arrays=" + text + " is not valid; expected huge-pages or plain");
+}
+
+Buffer candidate_array(std::size_t bytes, Arrays arrays) {
+  bytes = std::max<std::size_t>(bytes, 64);
+  Buffer buffer;
+  if (arrays == Arrays::huge_pages) {
+    buffer = a2afft::allocate(bytes);
+  } else {
+    constexpr std::align_val_t kAlignment{64};
+    auto* data = static_cast<std::byte*>(::operator new(bytes, kAlignment));
+    buffer = Buffer(
+        std::shared_ptr<void>(data, [](void* memory) { ::operator delete(memory, kAlignment); }),
+        data, bytes);
+  }
+  std::memset(buffer.data(), 0, bytes);
+  return buffer;
+}
 
 void store_fields(const Transform& transform, const std::vector<Complex>& input,
                   const InputRows& rows, void* array) {
@@ -130,12 +154,12 @@ std::vector<Complex> field_zero(const Transform& transform, const void* array, s
 }
 
 Fft3dCandidate::Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
-                               const Fft3dOptions& options)
+                               const Fft3dOptions& options, Arrays arrays)
     : FftCandidate("a2afft",
                    {options.kind, options.precision, options.batch, options.axes, options.padding}),
       comm_(comm),
       fft_(comm, shape, options),
-      array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
+      array_(candidate_array(fft_.in_place_bytes(), arrays)) {}
 
 void Fft3dCandidate::load(const std::vector<Complex>& input) {
   store_fields(transform(), input, {fft_.input_box().size[2], fft_.input_box().size[2]},
@@ -174,12 +198,12 @@ Box3 as_box3(const Box2& box) {
 }  // namespace
 
 Fft2dCandidate::Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
-                               const Fft2dOptions& options)
+                               const Fft2dOptions& options, Arrays arrays)
     : FftCandidate("a2afft",
                    {options.kind, options.precision, options.batch, options.axes, options.padding}),
       comm_(comm),
       fft_(comm, shape, options),
-      array_((fft_.in_place_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
+      array_(candidate_array(fft_.in_place_bytes(), arrays)) {}
 
 Box3 Fft2dCandidate::input_box() const {
   return as_box3(fft_.input_box());
@@ -211,11 +235,12 @@ RoundTrip Fft2dCandidate::round_trip(const std::vector<Complex>& input, double p
   return compare_fields(transform(), input, {row, row}, array_.data(), points);
 }
 
-Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options)
+Fft1dCandidate::Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options,
+                               Arrays arrays)
     : FftCandidate("a2afft", {Kind::c2c, options.precision, options.batch}),
       comm_(comm),
       fft_(comm, n, options),
-      array_((fft_.local_bytes() + sizeof(Complex) - 1) / sizeof(Complex)) {}
+      array_(candidate_array(fft_.local_bytes(), arrays)) {}
 
 Box3 Fft1dCandidate::input_box() const {
   return {{0, 0, fft_.input_offset()}, {1, 1, fft_.local_points()}};

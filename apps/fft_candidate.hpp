@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include <a2afft/buffer.hpp>
 #include <a2afft/fft1d.hpp>
 #include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
@@ -41,6 +42,16 @@ struct Transform : a2afft::Transform {
   bool real_input() const { return kind != Kind::c2c; }
   bool real_output() const { return kind == Kind::r2r; }
 };
+
+/// Where a candidate's array comes from (--arrays): a2afft::allocate() (huge pages), or the
+/// plain heap, as std::vector, malloc and fftw_malloc give (4 KiB pages under Debian's "madvise"
+/// transparent huge page setting).
+enum class Arrays { huge_pages, plain };
+/// --arrays: huge-pages or plain; UsageError names the option.
+Arrays parse_arrays(const std::string& text);
+/// `bytes` (at least 64) of memory of that kind, zeroed now so that no timed call first-touches
+/// it, 64-byte aligned.
+Buffer candidate_array(std::size_t bytes, Arrays arrays);
 
 /// max |x'/N - x| and max |x| over this rank's values after a round trip, before the reduction
 /// over ranks.
@@ -113,7 +124,7 @@ inline std::size_t both_ways(const DistributedFft& fft) {
 class Fft3dCandidate final : public FftCandidate {
  public:
   Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
-                 const Fft3dOptions& options);
+                 const Fft3dOptions& options, Arrays arrays);
   std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override { return fft_.input_box(); }
   void load(const std::vector<Complex>& input) override;
@@ -128,7 +139,7 @@ class Fft3dCandidate final : public FftCandidate {
  private:
   MPI_Comm comm_;
   Fft3d fft_;
-  std::vector<Complex> array_;  // in_place_bytes() of the plan's types, 16-byte aligned
+  Buffer array_;  // in_place_bytes() of the plan's types
 };
 
 /// a2afft's 2D FFT, seen as the 3D transform of a 1 x n0 x n1 array (its boxes with a leading
@@ -136,7 +147,7 @@ class Fft3dCandidate final : public FftCandidate {
 class Fft2dCandidate final : public FftCandidate {
  public:
   Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
-                 const Fft2dOptions& options);
+                 const Fft2dOptions& options, Arrays arrays);
   std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override;
   void load(const std::vector<Complex>& input) override;
@@ -151,14 +162,14 @@ class Fft2dCandidate final : public FftCandidate {
  private:
   MPI_Comm comm_;
   Fft2d fft_;
-  std::vector<Complex> array_;
+  Buffer array_;
 };
 
 /// a2afft's six-step 1D FFT (c2c, either precision, any batch) on an array of its own,
 /// transformed in place through Fft1d::execute.
 class Fft1dCandidate final : public FftCandidate {
  public:
-  Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options);
+  Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options, Arrays arrays);
   std::string describe() const override { return fft_.describe(); }
   Box3 input_box() const override;
   void load(const std::vector<Complex>& input) override;
@@ -172,7 +183,7 @@ class Fft1dCandidate final : public FftCandidate {
  private:
   MPI_Comm comm_;
   Fft1d fft_;
-  std::vector<Complex> array_;  // local_bytes() of the plan's type, 16-byte aligned
+  Buffer array_;  // local_bytes() of the plan's type
 };
 
 using MakeCandidate = std::function<std::unique_ptr<FftCandidate>()>;

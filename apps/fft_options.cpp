@@ -17,6 +17,12 @@ void FftRunOptions::add_to(CLI::App& command) {
   command.add_option("--rigor", rigor, "FFTW planning: estimate, measure or patient")
       ->capture_default_str();
   command
+      .add_option("--arrays", arrays,
+                  "Every engine's arrays: huge-pages (a2afft::allocate(), 2 MiB transparent huge "
+                  "pages where the kernel gives them) or plain (the heap as std::vector and "
+                  "fftw_malloc give it: 4 KiB pages under the kernel's default madvise mode)")
+      ->capture_default_str();
+  command
       .add_option("--order", order,
                   "interleaved: run i of every plan before run i+1, so slow spells hit all rows "
                   "alike; sequential: one plan at a time (least memory); auto: interleaved when "

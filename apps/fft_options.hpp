@@ -32,7 +32,8 @@ struct FftRunOptions {
   int warmup = 2;
   bool backward = false;
   bool roofline = false;  // measure memcpy and FFTW's in-cache rate first; bound every row
-  double tolerance = 0;   // 0: tolerance_for() the precision
+  std::string arrays = "huge-pages";  // every engine's arrays: huge-pages or plain
+  double tolerance = 0;               // 0: tolerance_for() the precision
   /// The largest relative error that passes: --tolerance, or about 4500 epsilon of the
   /// precision (1e-12 for double, 5e-4 for float, as heFFTe's checks allow).
   double tolerance_for(Precision precision) const {

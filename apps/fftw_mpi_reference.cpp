@@ -27,8 +27,6 @@ struct FftwMpiApi<double> {
   static constexpr auto plan_r2r = fftw_mpi_plan_many_r2r;
   static constexpr auto execute = fftw_execute;
   static constexpr auto destroy = fftw_destroy_plan;
-  static constexpr auto alloc = fftw_alloc_complex;
-  static constexpr auto free = fftw_free;
 };
 template <>
 struct FftwMpiApi<float> {
@@ -43,8 +41,6 @@ struct FftwMpiApi<float> {
   static constexpr auto plan_r2r = fftwf_mpi_plan_many_r2r;
   static constexpr auto execute = fftwf_execute;
   static constexpr auto destroy = fftwf_destroy_plan;
-  static constexpr auto alloc = fftwf_alloc_complex;
-  static constexpr auto free = fftwf_free;
 };
 
 // fftw(f)_mpi_init before the first plan of the precision; FFTW asks for it once per process.
@@ -90,7 +86,7 @@ class FftwMpi3d final : public FftCandidate {
   using C = typename Api::FftwComplex;
 
   FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
-            bool transposed_output, const Transform& transform, bool two_d)
+            bool transposed_output, const Transform& transform, bool two_d, Arrays arrays)
       : FftCandidate("fftw-mpi", transform),
         comm_(comm),
         shape_(shape),
@@ -118,7 +114,9 @@ class FftwMpi3d final : public FftCandidate {
     const ptrdiff_t alloc =
         Api::local_size(rank, counted.data() + (two_d ? 1 : 0), howmany, FFTW_MPI_DEFAULT_BLOCK,
                         FFTW_MPI_DEFAULT_BLOCK, comm, &local_n0, &start0, &local_n1, &start1);
-    data_ = Api::alloc(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)));
+    array_ = candidate_array(static_cast<std::size_t>(std::max<ptrdiff_t>(alloc, 1)) * sizeof(C),
+                             arrays);
+    data_ = array_.as<C>();
     const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
     padded_row_ = r2c ? 2 * complex[2] : shape[2];
     if (two_d) {
@@ -206,9 +204,7 @@ class FftwMpi3d final : public FftCandidate {
   void release() {
     if (forward_ != nullptr) Api::destroy(forward_);
     if (backward_ != nullptr) Api::destroy(backward_);
-    Api::free(data_);
     forward_ = backward_ = nullptr;
-    data_ = nullptr;
   }
 
   MPI_Comm comm_;
@@ -219,7 +215,8 @@ class FftwMpi3d final : public FftCandidate {
   Box3 input_box_;
   Box3 output_box_;
   std::size_t padded_row_ = 0;  // input slots per row: 2(n2/2+1) reals for r2c
-  C* data_ = nullptr;
+  Buffer array_;
+  C* data_ = nullptr;  // array_'s
   typename Api::Plan forward_ = nullptr;
   typename Api::Plan backward_ = nullptr;
   double last_seconds_ = 0;
@@ -231,7 +228,7 @@ class FftwMpi1d final : public FftCandidate {
   using Api = FftwMpiApi<Real>;
   using C = typename Api::FftwComplex;
 
-  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const Transform& transform)
+  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const Transform& transform, Arrays arrays)
       : FftCandidate("fftw-mpi", transform), comm_(comm), n_(n) {
     initialize<Real>();
     const auto length = static_cast<ptrdiff_t>(n);
@@ -243,8 +240,11 @@ class FftwMpi1d final : public FftCandidate {
     const auto u = [](ptrdiff_t v) { return static_cast<std::size_t>(v); };
     input_box_ = {{0, 0, u(start_i)}, {1, 1, u(local_ni)}};
     output_box_ = {{0, 0, u(start_o)}, {1, 1, u(local_no)}};
-    in_ = Api::alloc(u(std::max<ptrdiff_t>(alloc, 1)));
-    out_ = Api::alloc(u(std::max<ptrdiff_t>(alloc, 1)));
+    const std::size_t bytes = u(std::max<ptrdiff_t>(alloc, 1)) * sizeof(C);
+    in_array_ = candidate_array(bytes, arrays);
+    out_array_ = candidate_array(bytes, arrays);
+    in_ = in_array_.as<C>();
+    out_ = out_array_.as<C>();
     const auto block = FFTW_MPI_DEFAULT_BLOCK;
     forward_ = Api::plan_dft(1, &length, howmany, block, block, in_, out_, comm, FFTW_FORWARD,
                              fftw_planner_flags(rigor));
@@ -285,17 +285,16 @@ class FftwMpi1d final : public FftCandidate {
   void release() {
     if (forward_ != nullptr) Api::destroy(forward_);
     if (backward_ != nullptr) Api::destroy(backward_);
-    Api::free(in_);
-    Api::free(out_);
     forward_ = backward_ = nullptr;
-    in_ = out_ = nullptr;
   }
 
   MPI_Comm comm_;
   std::size_t n_;
   Box3 input_box_;
   Box3 output_box_;
-  C* in_ = nullptr;
+  Buffer in_array_;
+  Buffer out_array_;
+  C* in_ = nullptr;  // in_array_'s
   C* out_ = nullptr;
   typename Api::Plan forward_ = nullptr;
   typename Api::Plan backward_ = nullptr;
@@ -325,21 +324,21 @@ CandidateMaker fftw_mpi_maker(bool beside_a2afft, MakeCandidate make) {
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,
                                                bool transposed_output, const Transform& transform,
-                                               bool two_d) {
+                                               bool two_d, Arrays arrays) {
   if (transform.precision == Precision::single_precision) {
     return std::make_unique<FftwMpi3d<float>>(comm, shape, rigor, transposed_output, transform,
-                                              two_d);
+                                              two_d, arrays);
   }
   return std::make_unique<FftwMpi3d<double>>(comm, shape, rigor, transposed_output, transform,
-                                             two_d);
+                                             two_d, arrays);
 }
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_1d(MPI_Comm comm, std::size_t n, Rigor rigor,
-                                               const Transform& transform) {
+                                               const Transform& transform, Arrays arrays) {
   if (transform.precision == Precision::single_precision) {
-    return std::make_unique<FftwMpi1d<float>>(comm, n, rigor, transform);
+    return std::make_unique<FftwMpi1d<float>>(comm, n, rigor, transform, arrays);
   }
-  return std::make_unique<FftwMpi1d<double>>(comm, n, rigor, transform);
+  return std::make_unique<FftwMpi1d<double>>(comm, n, rigor, transform, arrays);
 }
 
 }  // namespace a2afft::commands

@@ -24,8 +24,6 @@ struct FftwApi<double> {
   static constexpr auto plan_r2r = fftw_plan_many_r2r;
   static constexpr auto execute = fftw_execute;
   static constexpr auto destroy = fftw_destroy_plan;
-  static constexpr auto alloc = fftw_alloc_complex;
-  static constexpr auto free = fftw_free;
 };
 template <>
 struct FftwApi<float> {
@@ -37,8 +35,6 @@ struct FftwApi<float> {
   static constexpr auto plan_r2r = fftwf_plan_many_r2r;
   static constexpr auto execute = fftwf_execute;
   static constexpr auto destroy = fftwf_destroy_plan;
-  static constexpr auto alloc = fftwf_alloc_complex;
-  static constexpr auto free = fftwf_free;
 };
 
 // The whole array on the one rank, in place, as FFTW's serial many-plans take it: `rank`
@@ -50,7 +46,7 @@ class FftwSerial3d final : public FftCandidate {
   using C = typename Api::FftwComplex;
 
   FftwSerial3d(const std::array<std::size_t, 3>& shape, Rigor rigor, const Transform& transform,
-               bool two_d)
+               bool two_d, Arrays arrays)
       : FftCandidate("fftw", transform), shape_(shape), two_d_(two_d) {
     const std::array<std::size_t, 3> complex = transform.output_shape(shape);
     const bool r2c = transform.kind == Kind::r2c;
@@ -58,7 +54,8 @@ class FftwSerial3d final : public FftCandidate {
     box_ = {{0, 0, 0}, shape};
     output_box_ = {{0, 0, 0}, complex};
     const std::size_t slots = shape[0] * shape[1] * (r2c ? complex[2] : shape[2]);
-    data_ = Api::alloc(std::max<std::size_t>(slots * transform.batch, 1));
+    array_ = candidate_array(slots * transform.batch * sizeof(C), arrays);
+    data_ = array_.as<C>();
     plan(rigor);
     if (forward_ == nullptr || backward_ == nullptr) {
       release();  // the destructor does not run for a constructor that throws
@@ -138,9 +135,7 @@ class FftwSerial3d final : public FftCandidate {
   void release() {
     if (forward_ != nullptr) Api::destroy(forward_);
     if (backward_ != nullptr) Api::destroy(backward_);
-    Api::free(data_);
     forward_ = backward_ = nullptr;
-    data_ = nullptr;
   }
 
   std::array<std::size_t, 3> shape_;
@@ -148,7 +143,8 @@ class FftwSerial3d final : public FftCandidate {
   Box3 box_;
   Box3 output_box_;
   std::size_t padded_row_ = 0;  // input slots per row: 2(n2/2+1) reals for r2c
-  C* data_ = nullptr;
+  Buffer array_;
+  C* data_ = nullptr;  // array_'s
   typename Api::Plan forward_ = nullptr;
   typename Api::Plan backward_ = nullptr;
   double last_seconds_ = 0;
@@ -185,16 +181,16 @@ std::string fftw_serial_refusal(int ranks, const Transform& transform) {
 std::unique_ptr<FftCandidate> make_fftw_serial_3d(MPI_Comm comm,
                                                   const std::array<std::size_t, 3>& shape,
                                                   Rigor rigor, const Transform& transform,
-                                                  bool two_d) {
+                                                  bool two_d, Arrays arrays) {
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);
   if (const std::string why = fftw_serial_refusal(ranks, transform); !why.empty()) {
     throw UsageError(why);
   }
   if (transform.precision == Precision::single_precision) {
-    return std::make_unique<FftwSerial3d<float>>(shape, rigor, transform, two_d);
+    return std::make_unique<FftwSerial3d<float>>(shape, rigor, transform, two_d, arrays);
   }
-  return std::make_unique<FftwSerial3d<double>>(shape, rigor, transform, two_d);
+  return std::make_unique<FftwSerial3d<double>>(shape, rigor, transform, two_d, arrays);
 }
 
 }  // namespace a2afft::commands

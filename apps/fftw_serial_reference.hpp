@@ -23,11 +23,11 @@ std::string fftw_serial_refusal(int ranks, const Transform& transform);
 /// FFTW's serial plan of `transform` on the whole array of `shape` (a 2D one of shape[1] x
 /// shape[2] when `two_d`): fftw(f)_plan_many_dft, _dft_r2c/_dft_c2r (rows padded to 2(n2/2+1)
 /// reals, in place) or _r2r, howmany = the batch (interleaved, as a2afft's), in place, natural
-/// order on both sides. The whole transform counts as `compute`. Throws UsageError where
-/// fftw_serial_refusal() says why.
+/// order on both sides, on an array of `arrays`' kind. The whole transform counts as `compute`.
+/// Throws UsageError where fftw_serial_refusal() says why.
 std::unique_ptr<FftCandidate> make_fftw_serial_3d(MPI_Comm comm,
                                                   const std::array<std::size_t, 3>& shape,
                                                   Rigor rigor, const Transform& transform,
-                                                  bool two_d = false);
+                                                  bool two_d, Arrays arrays);
 
 }  // namespace a2afft::commands

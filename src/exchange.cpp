@@ -117,6 +117,10 @@ bool Exchange::overlaps() const {
   return plan_->plan->overlaps();
 }
 
+Buffer allocate(std::size_t bytes) {
+  return detail::allocate_aligned(bytes);
+}
+
 Buffer Exchange::allocate(std::size_t bytes) {
   return plan_->plan->allocate(bytes);
 }

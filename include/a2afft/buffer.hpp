@@ -34,4 +34,12 @@ class Buffer {
   std::size_t bytes_ = 0;
 };
 
+/// Heap memory for a plan's arrays (the input and output of forward() and backward()): `bytes`
+/// of it, uninitialised, 64-byte aligned and, from 2 MiB up, 2 MiB aligned and asked of the
+/// kernel as transparent huge pages (madvise(MADV_HUGEPAGE), which Debian's default "madvise"
+/// setting honours). The FFTs' strided passes then miss the TLB once per 2 MiB instead of once
+/// per 4 KiB page, as a2afft's own work arrays do; docs/user-guide.md gives the measured
+/// difference. Not collective; freed when the last copy of the Buffer goes.
+Buffer allocate(std::size_t bytes);
+
 }  // namespace a2afft
