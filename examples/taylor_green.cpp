@@ -549,6 +549,18 @@ class ProgressBar {
   bool drawn_ = false;
 };
 
+// The run's first line: the modes, the dealiasing and its physical grid, the ranks and plan.
+void print_run(const Options& options, const a2afft::Fft3d& plan, int ranks, double t_end) {
+  const auto grid = plan.padded_shape();
+  std::printf(
+      "taylor_green: %zu^3, %s on a %zux%zux%zu grid, %d ranks, grid %dx%d, %s, nu=%g, dt=%g, "
+      "%zu steps to t=%g\n",
+      options.n,
+      options.dealias == Options::Dealias::padding ? "padding (3/2 rule)" : "truncation (2/3 rule)",
+      grid[0], grid[1], grid[2], ranks, plan.grid()[0], plan.grid()[1], plan.describe().c_str(),
+      options.nu, options.dt, options.steps, t_end);
+}
+
 int run(const Options& options, int rank, int ranks) {
   // The CSV opens first: a path that cannot be written is a bad argument, before any planning.
   File csv;
@@ -565,15 +577,7 @@ int run(const Options& options, int rank, int ranks) {
   const auto& plan = solver.plan();
   const double t_end = double(options.steps) * options.dt;
   if (rank == 0) {
-    const auto grid = plan.padded_shape();
-    std::printf(
-        "taylor_green: %zu^3, %s on a %zux%zux%zu grid, %d ranks, grid %dx%d, %s, nu=%g, dt=%g, "
-        "%zu steps to t=%g\n",
-        options.n,
-        options.dealias == Options::Dealias::padding ? "padding (3/2 rule)"
-                                                     : "truncation (2/3 rule)",
-        grid[0], grid[1], grid[2], ranks, plan.grid()[0], plan.grid()[1], plan.describe().c_str(),
-        options.nu, options.dt, options.steps, t_end);
+    print_run(options, plan, ranks, t_end);
     if (csv) std::fprintf(csv.get(), "t,energy,dissipation\n");
   }
   const auto write_row = [&](double t, const Diagnostics& diagnostics) {
