@@ -9,9 +9,11 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
+#include <a2afft/simulation.hpp>
 #include <a2afft/tools/backends.hpp>
 #include <a2afft/tools/roofline.hpp>
 #include <a2afft/tools/timing.hpp>
@@ -38,6 +40,8 @@ struct AlltoallOptions {
   bool radix_sweep = false;
   bool phases = false;
   bool roofline = false;
+  bool fold_memory = false;
+  bool plan_time = false;
   std::string buffers = "exchange";
   std::string order = "auto";
   report::ReportFiles files;  // --json, --csv
@@ -62,8 +66,11 @@ class AlltoallBenchmark {
   // Runs every exchange at one block size; appends a row per exchange.
   void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(ranks_.size());
-    std::vector<std::byte> pattern(total_bytes), reference;
-    fill_pattern(pattern.data(), ranks_.rank, ranks_.size(), block_bytes);
+    // Folded (--fold-memory), nothing is checked and contents are meaningless: no pattern, which
+    // would be P x block per rank of unfolded memory.
+    std::vector<std::byte> pattern(options_.fold_memory ? 0 : total_bytes), reference;
+    if (!options_.fold_memory)
+      fill_pattern(pattern.data(), ranks_.rank, ranks_.size(), block_bytes);
     if (options_.validate) {
       reference.resize(total_bytes);
       make_exchange(MPI_COMM_WORLD, block_bytes, "mpi", layout_)
@@ -73,7 +80,7 @@ class AlltoallBenchmark {
     std::vector<Trial> trials(specs.size());
     timing::TrialCallbacks callbacks;
     callbacks.prepare = [&](std::size_t k) {
-      trials[k] = prepare(specs[k], block_bytes, pattern, reference);
+      trials[k] = prepare(specs[k], block_bytes, total_bytes, pattern, reference);
     };
     callbacks.run = [&](std::size_t k, int) { return time_run(trials[k]); };
     callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
@@ -92,7 +99,7 @@ class AlltoallBenchmark {
   struct Trial {
     std::unique_ptr<Exchange> plan;
     Buffer plan_send, plan_recv;  // --buffers exchange
-    std::vector<std::byte> heap_send, heap_recv;
+    Buffer heap_send, heap_recv;  // --buffers heap
     std::byte* send = nullptr;
     std::byte* recv = nullptr;
     Row row;
@@ -100,24 +107,28 @@ class AlltoallBenchmark {
   };
 
   // Builds, validates and warms up one plan.
-  Trial prepare(const std::string& spec, std::size_t block_bytes,
+  Trial prepare(const std::string& spec, std::size_t block_bytes, std::size_t total_bytes,
                 const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
     Trial trial;
-    trial.plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_);
-    // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
+    const double plan_seconds = timing::timed_run(MPI_COMM_WORLD, [&] {
+      trial.plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_);
+    });
+    // --buffers exchange: the plan's own memory, as an application built on a2afft has it
+    // (folded under --fold-memory, but for a shared window's).
     if (options_.buffers == "exchange") {
-      trial.plan_send = trial.plan->allocate(pattern.size());
-      trial.plan_recv = trial.plan->allocate(pattern.size());
-      trial.send = trial.plan_send.data();
-      trial.recv = trial.plan_recv.data();
+      trial.plan_send = trial.plan->allocate(total_bytes);
+      trial.plan_recv = trial.plan->allocate(total_bytes);
     } else {
-      trial.heap_send.resize(pattern.size());
-      trial.heap_recv.resize(pattern.size());
-      trial.send = trial.heap_send.data();
-      trial.recv = trial.heap_recv.data();
+      trial.heap_send = heap_buffer(total_bytes);
+      trial.heap_recv = heap_buffer(total_bytes);
     }
+    Buffer& send = options_.buffers == "exchange" ? trial.plan_send : trial.heap_send;
+    Buffer& recv = options_.buffers == "exchange" ? trial.plan_recv : trial.heap_recv;
+    trial.send = send.data();
+    trial.recv = recv.data();
     std::copy(pattern.begin(), pattern.end(), trial.send);
     Row& row = trial.row;
+    if (options_.plan_time) row.plan_seconds = max_over_ranks(plan_seconds);
     row.block_bytes = block_bytes;
     row.spec = spec;
     row.exchange = trial.plan->describe();
@@ -133,6 +144,20 @@ class AlltoallBenchmark {
       trial.plan->run(trial.send, trial.recv);
     if (options_.phases) trial.plan->time_phases(true);
     return trial;
+  }
+
+  // --buffers heap: ordinary zeroed memory (as a std::vector's), or folded under --fold-memory.
+  Buffer heap_buffer(std::size_t bytes) const {
+    if (options_.fold_memory) return allocate_folded(bytes);
+    std::shared_ptr<std::byte[]> memory(new std::byte[bytes]());
+    std::byte* data = memory.get();
+    return Buffer(std::move(memory), data, bytes);
+  }
+
+  static double max_over_ranks(double seconds) {
+    double max_seconds = 0;
+    MPI_Allreduce(&seconds, &max_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return max_seconds;
   }
 
   // One timed run: this rank's seconds.
@@ -219,14 +244,43 @@ cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::
     scratch = together ? scratch + plan_scratch : std::max(scratch, plan_scratch);
   }
   cli::MemoryEstimate estimate;
-  estimate.per_rank = {{"send pattern", buffer_bytes},
+  // Folded (--fold-memory), there is no pattern, and buffers and scratch take memory only where
+  // they come from a shared window (mpml, nmpml, onmpml): at most what they would unfolded.
+  estimate.per_rank = {{"send pattern", options.fold_memory ? 0.0 : buffer_bytes},
                        {"MPI_Alltoall's result", options.validate ? buffer_bytes : 0.0},
-                       {"plans' buffers", buffers},
+                       {"plans' buffers", buffers, options.fold_memory},
                        {"plans' scratch", scratch, true}};
   return estimate;
 }
 
+// --fold-memory: refused with --validate (nothing to check) and outside the simulated build.
+std::optional<FoldedMemory> fold_memory_if_asked(const AlltoallOptions& options) {
+  if (!options.fold_memory) return std::nullopt;
+  if (options.validate) {
+    throw UsageError(
+        "--validate and --fold-memory cannot be combined: folded buffers share their memory "
+        "between all ranks, so their contents are meaningless and there is nothing to check; "
+        "drop --fold-memory to check, or --validate to time at scale");
+  }
+  if (!memory_folding_available()) {
+    throw UsageError(
+        "--fold-memory needs the simulated build (SimGrid SMPI: ./scripts/run-tests --mpi smpi, "
+        "then scripts/simulate): only SMPI can map every rank's buffers onto the same memory; "
+        "this a2afft runs on a real MPI, where each rank has its own memory anyway");
+  }
+  return std::optional<FoldedMemory>(std::in_place);
+}
+
+// The header's words for --fold-memory, also appended to the `simulated` text of the JSON
+// context and of every CSV row.
+constexpr const char* kFoldedText =
+    "memory folded (--fold-memory: send and receive buffers and the exchanges' scratch from "
+    "SMPI_SHARED_MALLOC, shared by all ranks, but a shared window's; contents meaningless, not "
+    "checked; local copies run on cache-resident pages, so they are timed too fast)";
+
 int run_alltoall(const AlltoallOptions& options) {
+  // Before any plan, report or check: every buffer from here on is folded.
+  const std::optional<FoldedMemory> folded = fold_memory_if_asked(options);
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
   const LayoutRequest layout = options.layout.request();
   const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
@@ -281,12 +335,15 @@ int run_alltoall(const AlltoallOptions& options) {
           options.buffers + (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
           (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
                             "(phases overlap waits, so they need not add up)"
-                          : ""),
+                          : "") +
+          (options.plan_time ? "; plan: seconds to build each plan, max over ranks" : "") +
+          (options.fold_memory ? std::string("; ") + kFoldedText : ""),
       {{"iterations", options.iterations},
        {"warmup", options.warmup},
        {"validate", options.validate},
        {"buffers", options.buffers},
        {"order", options.order},
+       {"fold_memory", options.fold_memory},
        {"time", "max over ranks of each run"}}};
   if (options.roofline) describe_copy_rates(copy_rates, ranks.size(), header);
   reporters.report_context(header);
@@ -330,6 +387,15 @@ Runner add_alltoall(CLI::App& app) {
       ->capture_default_str();
   command->add_flag("--validate", options->validate,
                     "Check every byte against MPI_Alltoall; FAIL rows make the exit non-zero");
+  command->add_flag(
+      "--fold-memory", options->fold_memory,
+      "Simulated build only (SimGrid SMPI): take the send and receive buffers and every plan's "
+      "scratch from SMPI_SHARED_MALLOC, so that all ranks share that memory and thousands of "
+      "simulated ranks fit in one machine (a shared window's memory, mpml/nmpml/onmpml's, is not "
+      "folded). Timing only: contents are meaningless, so --validate is refused; every report "
+      "says so (docs/simulation.md)");
+  command->add_flag("--plan-time", options->plan_time,
+                    "Also report how long each plan took to build (max over ranks)");
   command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");

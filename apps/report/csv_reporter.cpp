@@ -79,6 +79,9 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   // The roofline's columns only when the run measured one, as for the FFTs.
   const bool roofline = any_copy_bound(rows);
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
+  // Likewise the plan time's, only when asked for (--plan-time).
+  const bool plan_time = any_plan_time(rows);
+  if (plan_time) header.push_back("plan_s");
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {
     std::vector<std::string> cells = {std::to_string(row.block_bytes),
@@ -98,6 +101,7 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     } else if (roofline) {
       cells.insert(cells.end(), 2, "");
     }
+    if (plan_time) cells.push_back(row.plan_seconds ? number(*row.plan_seconds) : "");
     csv.add_row(cells);
   }
 }

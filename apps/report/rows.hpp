@@ -55,6 +55,7 @@ struct AlltoallRow {
   std::string failure;                                 // what failed, on rank 0
   std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
   std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
+  std::optional<double> plan_seconds{};                // --plan-time: building it, max over ranks
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
@@ -82,6 +83,9 @@ std::vector<std::string> phase_names(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row has a copy bound (alltoall --roofline): then every reporter adds its columns.
 bool any_copy_bound(const std::vector<AlltoallRow>& rows);
+
+/// Whether any row has a plan time (alltoall --plan-time): then every reporter adds its column.
+bool any_plan_time(const std::vector<AlltoallRow>& rows);
 
 /// The median of `mpi` at `block_bytes`, for the ratio column; 0 when it was not run.
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes);
