@@ -2,8 +2,10 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "error.hpp"
 
@@ -11,8 +13,27 @@ namespace a2afft::detail {
 namespace {
 
 // Per rank: the simulated build loads one copy of this library per rank (SMPI's dlopen
-// privatization), so each rank has its own count.
+// privatization), so each rank has its own count and its own slots.
 int folded_scopes = 0;
+
+// Slot k holds this rank's k-th live folded buffer. Every rank's slot k is the same memory: a
+// region per slot for the whole process (below), so folding costs a few mappings in all rather
+// than a few per rank. Linux allows 65,530 mappings per process, and 4,096 simulated ranks use
+// 13 each before any buffer (their copies of the program and of liba2afft, a stack and its
+// guard): a mapping per buffer and rank, as SMPI_SHARED_MALLOC makes, would pass the limit.
+// Distinct slots keep one rank's buffers apart (send and receive never alias).
+std::vector<bool> slot_in_use;
+
+[[maybe_unused]] std::size_t take_slot() {
+  const auto free_slot = std::find(slot_in_use.begin(), slot_in_use.end(), false);
+  const auto slot = static_cast<std::size_t>(free_slot - slot_in_use.begin());
+  if (free_slot == slot_in_use.end()) {
+    slot_in_use.push_back(true);
+  } else {
+    *free_slot = true;
+  }
+  return slot;
+}
 
 void require_simulated_build() {
   if (!memory_folding_available()) {
@@ -22,6 +43,25 @@ void require_simulated_build() {
         "SMPI has; on a real MPI every rank has its own memory anyway");
   }
 }
+
+#if A2AFFT_SMPI
+// One slot's memory, shared by every rank of the process through SMPI's process-wide table of
+// shared calls (SMPI_SHARED_CALL's), which the ranks' private copies of this library all see.
+struct FoldedRegion {
+  std::byte* data = nullptr;
+  std::size_t bytes = 0;
+};
+
+FoldedRegion& region_of_slot(std::size_t slot) {
+  const std::string key = std::to_string(slot);
+  constexpr const char* kTable = "a2afft_folded_region";
+  if (smpi_shared_known_call(kTable, key.c_str()) != 0) {
+    return *static_cast<FoldedRegion*>(smpi_shared_get_call(kTable, key.c_str()));
+  }
+  // Lives as long as the process: every rank may come back to it.
+  return *static_cast<FoldedRegion*>(smpi_shared_set_call(kTable, key.c_str(), new FoldedRegion));
+}
+#endif
 
 }  // namespace
 
@@ -45,11 +85,17 @@ FoldedMemoryScope::~FoldedMemoryScope() {
 Buffer allocate_folded(std::size_t bytes) {
   require_simulated_build();
 #if A2AFFT_SMPI
-  // SMPI folds nothing of size 0 (it falls back to a plain allocation); one byte keeps the
-  // pointer a folded one, so that SMPI_SHARED_FREE is always the right release.
-  auto* data = static_cast<std::byte*>(SMPI_SHARED_MALLOC(bytes == 0 ? 1 : bytes));
-  std::shared_ptr<void> owner(data, [](void* memory) { SMPI_SHARED_FREE(memory); });
-  return Buffer(std::move(owner), data, bytes);
+  const std::size_t slot = take_slot();
+  FoldedRegion& region = region_of_slot(slot);
+  if (region.bytes < bytes || region.data == nullptr) {
+    // A larger buffer than this slot had: a new region. The old one stays mapped (other ranks
+    // may still hold buffers in it); a sweep grows each slot a few times at most. SMPI folds
+    // nothing of size 0, so at least one byte.
+    region.data = static_cast<std::byte*>(SMPI_SHARED_MALLOC(std::max<std::size_t>(bytes, 1)));
+    region.bytes = bytes;
+  }
+  std::shared_ptr<void> owner(region.data, [slot](void*) { slot_in_use[slot] = false; });
+  return Buffer(std::move(owner), region.data, bytes);
 #else
   (void)bytes;
   return {};

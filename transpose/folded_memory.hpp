@@ -30,8 +30,10 @@ class FoldedMemoryScope {
   FoldedMemoryScope& operator=(const FoldedMemoryScope&) = delete;
 };
 
-/// `bytes` of folded memory (SMPI_SHARED_MALLOC, page-aligned), given back with SMPI_SHARED_FREE
-/// when the last copy of the buffer goes. Throws UsageError outside the simulated build.
+/// `bytes` of folded memory (SMPI_SHARED_MALLOC, page-aligned). A rank's live buffers are
+/// distinct, but every rank's k-th live buffer is the same memory, kept for the whole process:
+/// folding then costs a few memory mappings per process, not per rank. Throws UsageError
+/// outside the simulated build.
 Buffer allocate_folded(std::size_t bytes);
 
 }  // namespace a2afft::detail

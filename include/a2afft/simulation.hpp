@@ -39,9 +39,9 @@ class FoldedMemory {
 /// Whether a FoldedMemory lives on this rank.
 bool memory_folded() noexcept;
 
-/// `bytes` of folded memory (SMPI_SHARED_MALLOC, page-aligned; contents meaningless), released
-/// with SMPI_SHARED_FREE when the last copy of the buffer goes. Throws UsageError outside the
-/// simulated build.
+/// `bytes` of folded memory (SMPI_SHARED_MALLOC, page-aligned; contents meaningless). A rank's
+/// live buffers never overlap one another, but every rank's k-th live buffer is the same
+/// memory, which the process keeps to its end. Throws UsageError outside the simulated build.
 Buffer allocate_folded(std::size_t bytes);
 
 }  // namespace a2afft
