@@ -2,6 +2,7 @@
 // times each run of a plan; a run's time is the max over ranks; rows give median/min/max over
 // the timed runs, side by side for every exchange at every block size.
 
+#include <malloc.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -50,6 +51,12 @@ struct AlltoallOptions {
 };
 
 using Row = report::AlltoallRow;
+
+// Bytes this process's malloc has handed out and not had back: its arenas and its own mmaps.
+double heap_bytes_in_use() {
+  const struct mallinfo2 info = mallinfo2();
+  return static_cast<double>(info.uordblks + info.hblkhd);
+}
 
 using report::format;
 
@@ -110,9 +117,7 @@ class AlltoallBenchmark {
   Trial prepare(const std::string& spec, std::size_t block_bytes, std::size_t total_bytes,
                 const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
     Trial trial;
-    const double plan_seconds = timing::timed_run(MPI_COMM_WORLD, [&] {
-      trial.plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_);
-    });
+    const PlanCost cost = build_plan(spec, block_bytes, trial.plan);
     // --buffers exchange: the plan's own memory, as an application built on a2afft has it
     // (folded under --fold-memory, but for a shared window's).
     if (options_.buffers == "exchange") {
@@ -128,7 +133,7 @@ class AlltoallBenchmark {
     trial.recv = recv.data();
     std::copy(pattern.begin(), pattern.end(), trial.send);
     Row& row = trial.row;
-    if (options_.plan_time) row.plan_seconds = max_over_ranks(plan_seconds);
+    if (options_.plan_time) row.plan = cost.cells;
     row.block_bytes = block_bytes;
     row.spec = spec;
     row.exchange = trial.plan->describe();
@@ -154,10 +159,38 @@ class AlltoallBenchmark {
     return Buffer(std::move(memory), data, bytes);
   }
 
-  static double max_over_ranks(double seconds) {
-    double max_seconds = 0;
-    MPI_Allreduce(&seconds, &max_seconds, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
-    return max_seconds;
+  static double max_over_ranks(double value) {
+    double max_value = 0;
+    MPI_Allreduce(&value, &max_value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return max_value;
+  }
+
+  struct PlanCost {
+    report::PlanCostCells cells;
+  };
+
+  // Builds `plan` (collective) and measures it: seconds, and the heap it holds. The heap is read
+  // between barriers, so that no rank allocates while it is read: in the simulated build all
+  // ranks share one process and one malloc, so rank 0's reading covers every rank's plan.
+  PlanCost build_plan(const std::string& spec, std::size_t block_bytes,
+                      std::unique_ptr<Exchange>& plan) const {
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double heap_before = heap_bytes_in_use();
+    const double seconds = timing::timed_run(
+        MPI_COMM_WORLD, [&] { plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_); });
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double heap_growth = heap_bytes_in_use() - heap_before;
+    MPI_Barrier(MPI_COMM_WORLD);
+    PlanCost cost;
+    cost.cells.seconds = max_over_ranks(seconds);
+#if A2AFFT_SMPI
+    double process_growth = heap_growth;
+    MPI_Bcast(&process_growth, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    cost.cells.heap_bytes_per_rank = process_growth / ranks_.size();
+#else
+    cost.cells.heap_bytes_per_rank = max_over_ranks(heap_growth);
+#endif
+    return cost;
   }
 
   // One timed run: this rank's seconds.
@@ -336,7 +369,13 @@ int run_alltoall(const AlltoallOptions& options) {
           (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
                             "(phases overlap waits, so they need not add up)"
                           : "") +
-          (options.plan_time ? "; plan: seconds to build each plan, max over ranks" : "") +
+          (options.plan_time
+               ? "; plan: seconds to build each plan (max over ranks) and the heap it "
+                 "holds per rank (malloc's bytes in use; " +
+                     std::string(A2AFFT_SMPI ? "the simulation process's growth / P"
+                                             : "max over ranks") +
+                     ")"
+               : "") +
           (options.fold_memory ? std::string("; ") + kFoldedText : ""),
       {{"iterations", options.iterations},
        {"warmup", options.warmup},
@@ -395,7 +434,8 @@ Runner add_alltoall(CLI::App& app) {
       "folded). Timing only: contents are meaningless, so --validate is refused; every report "
       "says so (docs/simulation.md)");
   command->add_flag("--plan-time", options->plan_time,
-                    "Also report how long each plan took to build (max over ranks)");
+                    "Also report how long each plan took to build (max over ranks) and the heap "
+                    "it holds per rank (malloc's bytes in use after it was built, less before)");
   command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");

@@ -46,7 +46,8 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   for (const std::string& name : phases)
     columns.push_back({name + " [us]", true});
   const bool plan_time = any_plan_time(rows);
-  if (plan_time) columns.push_back({"plan [ms]", true});
+  if (plan_time)
+    columns.insert(columns.end(), {{"plan [ms]", true}, {"plan heap/rank [KiB]", true}});
   if (validated) columns.push_back({"check"});
   TextTable table(columns);
   for (const AlltoallRow& row : rows) {
@@ -70,7 +71,12 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
       const auto it = row.phase_median_seconds.find(name);
       cells.push_back(it == row.phase_median_seconds.end() ? "-" : microseconds(it->second));
     }
-    if (plan_time) cells.push_back(row.plan_seconds ? milliseconds(*row.plan_seconds) : "-");
+    if (row.plan) {
+      cells.insert(cells.end(), {milliseconds(row.plan->seconds),
+                                 format("%.1f", row.plan->heap_bytes_per_rank / 1024)});
+    } else if (plan_time) {
+      cells.insert(cells.end(), {"-", "-"});
+    }
     if (validated) cells.push_back(row.check);
     table.add_row(std::move(cells));
   }

@@ -81,7 +81,7 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
   // Likewise the plan time's, only when asked for (--plan-time).
   const bool plan_time = any_plan_time(rows);
-  if (plan_time) header.push_back("plan_s");
+  if (plan_time) header.insert(header.end(), {"plan_s", "plan_heap_bytes_per_rank"});
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {
     std::vector<std::string> cells = {std::to_string(row.block_bytes),
@@ -101,7 +101,11 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     } else if (roofline) {
       cells.insert(cells.end(), 2, "");
     }
-    if (plan_time) cells.push_back(row.plan_seconds ? number(*row.plan_seconds) : "");
+    if (row.plan) {
+      cells.insert(cells.end(), {number(row.plan->seconds), number(row.plan->heap_bytes_per_rank)});
+    } else if (plan_time) {
+      cells.insert(cells.end(), 2, "");
+    }
     csv.add_row(cells);
   }
 }

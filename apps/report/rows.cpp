@@ -26,7 +26,7 @@ bool any_copy_bound(const std::vector<AlltoallRow>& rows) {
 
 bool any_plan_time(const std::vector<AlltoallRow>& rows) {
   return std::any_of(rows.begin(), rows.end(),
-                     [](const AlltoallRow& row) { return row.plan_seconds.has_value(); });
+                     [](const AlltoallRow& row) { return row.plan.has_value(); });
 }
 
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes) {

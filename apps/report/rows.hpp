@@ -44,6 +44,15 @@ struct CopyBoundCells {
   double bound_seconds = 0;        // 2 x P blocks / memcpy's all-cores bytes per second
 };
 
+/// What building a plan cost (`a2afft alltoall --plan-time`).
+struct PlanCostCells {
+  double seconds = 0;  // max over ranks
+  // The heap (glibc malloc's bytes in use) the built plan holds, per rank: schedules,
+  // communicators, scratch that is not folded. Max over ranks, or, where all ranks share one
+  // process (the simulated build), the process's growth divided by P.
+  double heap_bytes_per_rank = 0;
+};
+
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
 /// seconds are the median, min and max over the timed runs.
 struct AlltoallRow {
@@ -55,7 +64,7 @@ struct AlltoallRow {
   std::string failure;                                 // what failed, on rank 0
   std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
   std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
-  std::optional<double> plan_seconds{};                // --plan-time: building it, max over ranks
+  std::optional<PlanCostCells> plan{};                 // --plan-time
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).

@@ -37,15 +37,18 @@ printf '%s\n' "$console"
 folded='memory folded'
 grep -q "^# simulated: .*$folded" <<<"$console" || fail "the '# simulated:' line does not say '$folded'"
 grep -q "^# .*$folded (--fold-memory" <<<"$console" || fail "the settings line does not say '$folded'"
-grep -Eq '^ +4194304 +tra\(radix=4\) .* [0-9]+\.[0-9]{3}$' <<<"$console" || fail "no tra row with a plan time"
+grep -Eq '^ +4194304 +tra\(radix=4\) .* [0-9]+\.[0-9]{3} +[0-9]+\.[0-9]$' <<<"$console" ||
+  fail "no tra row with a plan time and heap"
 python3 - "$out/a.json" "$folded" <<'PY' || fail "the JSON does not say folded, or lacks plan times"
 import json, sys
 result = json.load(open(sys.argv[1]))
 assert sys.argv[2] in result["context"]["simulated"], result["context"]["simulated"]
 assert result["settings"]["fold_memory"] is True, result["settings"]
 assert all(run["plan_seconds"] > 0 for run in result["results"]), result["results"]
+assert all(run["plan_heap_bytes_per_rank"] > 0 for run in result["results"]), result["results"]
 PY
-head -1 "$out/a.csv" | grep -q ',plan_s,simulated$' || fail "the CSV header lacks plan_s or simulated"
+head -1 "$out/a.csv" | grep -q ',plan_s,plan_heap_bytes_per_rank,simulated$' ||
+  fail "the CSV header lacks the plan's columns or simulated"
 rows=$(tail -n +2 "$out/a.csv" | wc -l)
 marked=$(tail -n +2 "$out/a.csv" | grep -c "$folded")
 [ "$rows" -eq 2 ] && [ "$marked" -eq 2 ] || fail "$marked of $rows CSV rows (expected 2) say '$folded'"
