@@ -2,6 +2,7 @@
 // times each run of a plan; a run's time is the max over ranks; rows give median/min/max over
 // the timed runs, side by side for every exchange at every block size.
 
+#include <malloc.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -9,9 +10,11 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
+#include <a2afft/simulation.hpp>
 #include <a2afft/tools/backends.hpp>
 #include <a2afft/tools/roofline.hpp>
 #include <a2afft/tools/timing.hpp>
@@ -38,6 +41,8 @@ struct AlltoallOptions {
   bool radix_sweep = false;
   bool phases = false;
   bool roofline = false;
+  bool fold_memory = false;
+  bool plan_time = false;
   std::string buffers = "exchange";
   std::string order = "auto";
   report::ReportFiles files;  // --json, --csv
@@ -46,6 +51,12 @@ struct AlltoallOptions {
 };
 
 using Row = report::AlltoallRow;
+
+// Bytes this process's malloc has handed out and not had back: its arenas and its own mmaps.
+double heap_bytes_in_use() {
+  const struct mallinfo2 info = mallinfo2();
+  return static_cast<double>(info.uordblks + info.hblkhd);
+}
 
 using report::format;
 
@@ -62,8 +73,11 @@ class AlltoallBenchmark {
   // Runs every exchange at one block size; appends a row per exchange.
   void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(ranks_.size());
-    std::vector<std::byte> pattern(total_bytes), reference;
-    fill_pattern(pattern.data(), ranks_.rank, ranks_.size(), block_bytes);
+    // Folded (--fold-memory), nothing is checked and contents are meaningless: no pattern, which
+    // would be P x block per rank of unfolded memory.
+    std::vector<std::byte> pattern(options_.fold_memory ? 0 : total_bytes), reference;
+    if (!options_.fold_memory)
+      fill_pattern(pattern.data(), ranks_.rank, ranks_.size(), block_bytes);
     if (options_.validate) {
       reference.resize(total_bytes);
       make_exchange(MPI_COMM_WORLD, block_bytes, "mpi", layout_)
@@ -73,7 +87,7 @@ class AlltoallBenchmark {
     std::vector<Trial> trials(specs.size());
     timing::TrialCallbacks callbacks;
     callbacks.prepare = [&](std::size_t k) {
-      trials[k] = prepare(specs[k], block_bytes, pattern, reference);
+      trials[k] = prepare(specs[k], block_bytes, total_bytes, pattern, reference);
     };
     callbacks.run = [&](std::size_t k, int) { return time_run(trials[k]); };
     callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
@@ -92,7 +106,7 @@ class AlltoallBenchmark {
   struct Trial {
     std::unique_ptr<Exchange> plan;
     Buffer plan_send, plan_recv;  // --buffers exchange
-    std::vector<std::byte> heap_send, heap_recv;
+    Buffer heap_send, heap_recv;  // --buffers heap
     std::byte* send = nullptr;
     std::byte* recv = nullptr;
     Row row;
@@ -100,24 +114,26 @@ class AlltoallBenchmark {
   };
 
   // Builds, validates and warms up one plan.
-  Trial prepare(const std::string& spec, std::size_t block_bytes,
+  Trial prepare(const std::string& spec, std::size_t block_bytes, std::size_t total_bytes,
                 const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
     Trial trial;
-    trial.plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_);
-    // --buffers exchange: the plan's own memory, as an application built on a2afft has it.
+    const PlanCost cost = build_plan(spec, block_bytes, trial.plan);
+    // --buffers exchange: the plan's own memory, as an application built on a2afft has it
+    // (folded under --fold-memory, but for a shared window's).
     if (options_.buffers == "exchange") {
-      trial.plan_send = trial.plan->allocate(pattern.size());
-      trial.plan_recv = trial.plan->allocate(pattern.size());
-      trial.send = trial.plan_send.data();
-      trial.recv = trial.plan_recv.data();
+      trial.plan_send = trial.plan->allocate(total_bytes);
+      trial.plan_recv = trial.plan->allocate(total_bytes);
     } else {
-      trial.heap_send.resize(pattern.size());
-      trial.heap_recv.resize(pattern.size());
-      trial.send = trial.heap_send.data();
-      trial.recv = trial.heap_recv.data();
+      trial.heap_send = heap_buffer(total_bytes);
+      trial.heap_recv = heap_buffer(total_bytes);
     }
+    Buffer& send = options_.buffers == "exchange" ? trial.plan_send : trial.heap_send;
+    Buffer& recv = options_.buffers == "exchange" ? trial.plan_recv : trial.heap_recv;
+    trial.send = send.data();
+    trial.recv = recv.data();
     std::copy(pattern.begin(), pattern.end(), trial.send);
     Row& row = trial.row;
+    if (options_.plan_time) row.plan = cost.cells;
     row.block_bytes = block_bytes;
     row.spec = spec;
     row.exchange = trial.plan->describe();
@@ -133,6 +149,51 @@ class AlltoallBenchmark {
       trial.plan->run(trial.send, trial.recv);
     if (options_.phases) trial.plan->time_phases(true);
     return trial;
+  }
+
+  // --buffers heap: ordinary zeroed memory (as a std::vector's), or folded under --fold-memory.
+  Buffer heap_buffer(std::size_t bytes) const {
+    if (options_.fold_memory) return allocate_folded(bytes);
+    std::shared_ptr<std::byte[]> memory(new std::byte[bytes]());
+    std::byte* data = memory.get();
+    return Buffer(std::move(memory), data, bytes);
+  }
+
+  static double max_over_ranks(double value) {
+    double max_value = 0;
+    MPI_Allreduce(&value, &max_value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    return max_value;
+  }
+
+  struct PlanCost {
+    report::PlanCostCells cells;
+  };
+
+  // Builds `plan` (collective) and measures it: seconds, and the heap it holds. The heap is read
+  // between barriers, so that no rank allocates while it is read. In the simulated build all
+  // ranks share one process and one malloc, so rank 0's reading covers every rank's plan, and
+  // only rank 0 reads: mallinfo2() walks the whole heap, and 4,096 readings took minutes.
+  PlanCost build_plan(const std::string& spec, std::size_t block_bytes,
+                      std::unique_ptr<Exchange>& plan) const {
+    const bool reads_heap = options_.plan_time && (!A2AFFT_SMPI || ranks_.rank == 0);
+    if (options_.plan_time) MPI_Barrier(MPI_COMM_WORLD);
+    const double heap_before = reads_heap ? heap_bytes_in_use() : 0.0;
+    const double seconds = timing::timed_run(
+        MPI_COMM_WORLD, [&] { plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_); });
+    PlanCost cost;
+    if (!options_.plan_time) return cost;
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double heap_growth = reads_heap ? heap_bytes_in_use() - heap_before : 0.0;
+    MPI_Barrier(MPI_COMM_WORLD);
+    cost.cells.seconds = max_over_ranks(seconds);
+#if A2AFFT_SMPI
+    double process_growth = heap_growth;
+    MPI_Bcast(&process_growth, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    cost.cells.heap_bytes_per_rank = process_growth / ranks_.size();
+#else
+    cost.cells.heap_bytes_per_rank = max_over_ranks(heap_growth);
+#endif
+    return cost;
   }
 
   // One timed run: this rank's seconds.
@@ -219,14 +280,43 @@ cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::
     scratch = together ? scratch + plan_scratch : std::max(scratch, plan_scratch);
   }
   cli::MemoryEstimate estimate;
-  estimate.per_rank = {{"send pattern", buffer_bytes},
+  // Folded (--fold-memory), there is no pattern, and buffers and scratch take memory only where
+  // they come from a shared window (mpml, nmpml, onmpml): at most what they would unfolded.
+  estimate.per_rank = {{"send pattern", options.fold_memory ? 0.0 : buffer_bytes},
                        {"MPI_Alltoall's result", options.validate ? buffer_bytes : 0.0},
-                       {"plans' buffers", buffers},
+                       {"plans' buffers", buffers, options.fold_memory},
                        {"plans' scratch", scratch, true}};
   return estimate;
 }
 
+// --fold-memory: refused with --validate (nothing to check) and outside the simulated build.
+std::optional<FoldedMemory> fold_memory_if_asked(const AlltoallOptions& options) {
+  if (!options.fold_memory) return std::nullopt;
+  if (options.validate) {
+    throw UsageError(
+        "--validate and --fold-memory cannot be combined: folded buffers share their memory "
+        "between all ranks, so their contents are meaningless and there is nothing to check; "
+        "drop --fold-memory to check, or --validate to time at scale");
+  }
+  if (!memory_folding_available()) {
+    throw UsageError(
+        "--fold-memory needs the simulated build (SimGrid SMPI: ./scripts/run-tests --mpi smpi, "
+        "then scripts/simulate): only SMPI can map every rank's buffers onto the same memory; "
+        "this a2afft runs on a real MPI, where each rank has its own memory anyway");
+  }
+  return std::optional<FoldedMemory>(std::in_place);
+}
+
+// The header's words for --fold-memory, also appended to the `simulated` text of the JSON
+// context and of every CSV row.
+constexpr const char* kFoldedText =
+    "memory folded (--fold-memory: send and receive buffers and the exchanges' scratch from "
+    "SMPI_SHARED_MALLOC, shared by all ranks, but a shared window's; contents meaningless, not "
+    "checked; local copies run on cache-resident pages, so they are timed too fast)";
+
 int run_alltoall(const AlltoallOptions& options) {
+  // Before any plan, report or check: every buffer from here on is folded.
+  const std::optional<FoldedMemory> folded = fold_memory_if_asked(options);
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
   const LayoutRequest layout = options.layout.request();
   const RankMap ranks = map_ranks(MPI_COMM_WORLD, layout);
@@ -281,12 +371,21 @@ int run_alltoall(const AlltoallOptions& options) {
           options.buffers + (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
           (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
                             "(phases overlap waits, so they need not add up)"
-                          : ""),
+                          : "") +
+          (options.plan_time
+               ? "; plan: seconds to build each plan (max over ranks) and the heap it "
+                 "holds per rank (malloc's bytes in use; " +
+                     std::string(A2AFFT_SMPI ? "the simulation process's growth / P"
+                                             : "max over ranks") +
+                     ")"
+               : "") +
+          (options.fold_memory ? std::string("; ") + kFoldedText : ""),
       {{"iterations", options.iterations},
        {"warmup", options.warmup},
        {"validate", options.validate},
        {"buffers", options.buffers},
        {"order", options.order},
+       {"fold_memory", options.fold_memory},
        {"time", "max over ranks of each run"}}};
   if (options.roofline) describe_copy_rates(copy_rates, ranks.size(), header);
   reporters.report_context(header);
@@ -330,6 +429,16 @@ Runner add_alltoall(CLI::App& app) {
       ->capture_default_str();
   command->add_flag("--validate", options->validate,
                     "Check every byte against MPI_Alltoall; FAIL rows make the exit non-zero");
+  command->add_flag(
+      "--fold-memory", options->fold_memory,
+      "Simulated build only (SimGrid SMPI): take the send and receive buffers and every plan's "
+      "scratch from SMPI_SHARED_MALLOC, so that all ranks share that memory and thousands of "
+      "simulated ranks fit in one machine (a shared window's memory, mpml/nmpml/onmpml's, is not "
+      "folded). Timing only: contents are meaningless, so --validate is refused; every report "
+      "says so (docs/simulation.md)");
+  command->add_flag("--plan-time", options->plan_time,
+                    "Also report how long each plan took to build (max over ranks) and the heap "
+                    "it holds per rank (malloc's bytes in use after it was built, less before)");
   command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");

@@ -65,6 +65,14 @@ a2afft_add_simulated_test(NAME fft1d.nodes_of_4 RANKS 16 PLACE --ranks-per-node 
 # The command in simulation: its reports say so everywhere, and bad input is one error, exit 2.
 add_test(NAME simulated.reports_say_simulated
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/reports_say_simulated.sh ${A2AFFT_SIMULATE})
+# Memory folding (alltoall --fold-memory): a folded run fits where its buffers would not and says
+# so everywhere; with --validate it is one error naming both options.
+add_test(NAME simulated.fold_memory
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/fold_memory.sh ${A2AFFT_SIMULATE})
+add_test(NAME simulated.cli.error.fold_memory_with_validate
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
+                 "--validate and --fold-memory cannot be combined" ${A2AFFT_SIMULATE}
+                 --platform test-cluster --ranks 4 -- a2afft alltoall --fold-memory --validate)
 add_test(NAME simulated.cli.error.unknown_exchange
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "unknown exchange 'bogus'; valid: mpi" ${A2AFFT_SIMULATE} --platform test-cluster
@@ -77,7 +85,8 @@ add_test(NAME simulated.simulate.abort_fails
          COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 3 --alltoall pair -- a2afft alltoall --exchange mpi --sizes 1KiB; echo exit=$?")
 set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPRESSION
   "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
-set_tests_properties(simulated.reports_say_simulated simulated.cli.error.unknown_exchange
+set_tests_properties(simulated.reports_say_simulated simulated.fold_memory
+                     simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange
                      simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES
                      TIMEOUT 120 LABELS simulated ENVIRONMENT A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR})
 set_tests_properties(simulated.simulate.bad_input PROPERTIES PASS_REGULAR_EXPRESSION

@@ -1,6 +1,7 @@
 #include "exchange.hpp"
 
 #include "error.hpp"
+#include "folded_memory.hpp"
 
 #include <sys/mman.h>
 
@@ -64,6 +65,8 @@ ExchangeBuffer ExchangePlan::allocate(std::size_t bytes) {
 }
 
 ExchangeBuffer allocate_aligned(std::size_t bytes) {
+  // A timing-only run in simulation (FoldedMemoryScope): the contents do not matter.
+  if (memory_folded()) return allocate_folded(bytes);
   // A cache line (FFTW's SIMD needs 16 or 32); buffers of huge pages start on one, and ask
   // for them: a first touch then faults once per 2 MiB instead of once per 4 KiB, and the TLB
   // covers a transpose's strided walk.

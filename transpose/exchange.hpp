@@ -63,7 +63,9 @@ inline std::span<std::byte> bytes_of(const Buffer& buffer) {
   return {buffer.data(), buffer.size()};
 }
 
-/// 64-byte aligned heap memory: what ExchangePlan::allocate() gives unless a plan has better.
+/// 64-byte aligned heap memory: what ExchangePlan::allocate() gives unless a plan has better,
+/// and what plans take their scratch from. Folded memory instead while a FoldedMemoryScope
+/// lives on this rank (folded_memory.hpp; simulated build only).
 ExchangeBuffer allocate_aligned(std::size_t bytes);
 
 /// A plan for MPI_Alltoall on bytes, built collectively for one communicator and block size.

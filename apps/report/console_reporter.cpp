@@ -45,6 +45,9 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   const std::vector<std::string> phases = phase_names(rows);
   for (const std::string& name : phases)
     columns.push_back({name + " [us]", true});
+  const bool plan_time = any_plan_time(rows);
+  if (plan_time)
+    columns.insert(columns.end(), {{"plan [ms]", true}, {"plan heap/rank [KiB]", true}});
   if (validated) columns.push_back({"check"});
   TextTable table(columns);
   for (const AlltoallRow& row : rows) {
@@ -67,6 +70,12 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     for (const std::string& name : phases) {
       const auto it = row.phase_median_seconds.find(name);
       cells.push_back(it == row.phase_median_seconds.end() ? "-" : microseconds(it->second));
+    }
+    if (row.plan) {
+      cells.insert(cells.end(), {milliseconds(row.plan->seconds),
+                                 format("%.1f", row.plan->heap_bytes_per_rank / 1024)});
+    } else if (plan_time) {
+      cells.insert(cells.end(), {"-", "-"});
     }
     if (validated) cells.push_back(row.check);
     table.add_row(std::move(cells));

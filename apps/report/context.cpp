@@ -7,6 +7,7 @@
 #include <ctime>
 #include <set>
 
+#include <a2afft/simulation.hpp>
 #include <a2afft/version.hpp>
 
 namespace a2afft::report {
@@ -24,7 +25,11 @@ std::string simulated_description() {
   return std::string("SimGrid ") + A2AFFT_SIMGRID_VERSION + " SMPI, " +
          (settings != nullptr && *settings != '\0'
               ? settings
-              : "platform and host speed not stated (run it through scripts/simulate)");
+              : "platform and host speed not stated (run it through scripts/simulate)") +
+         // Said wherever the run is: folded buffers' times are a timing-only run's.
+         (memory_folded()
+              ? ", memory folded (SMPI_SHARED_MALLOC: contents meaningless, timing only)"
+              : "");
 #else
   return "";
 #endif

@@ -31,7 +31,8 @@ struct RunContext {
 
 /// "" in a build against a real MPI. In a simulated build (SimGrid's SMPI, known at compile
 /// time) the simulator and its version, then what scripts/simulate put in A2AFFT_SIMULATED:
-/// the platform, ranks, ranks per node and host speed (or that the run did not say).
+/// the platform, ranks, ranks per node and host speed (or that the run did not say), and
+/// whether memory is folded on this rank (a2afft::FoldedMemory, `alltoall --fold-memory`).
 std::string simulated_description();
 
 /// Collective only in that every rank must have the same rank map; it calls no MPI itself

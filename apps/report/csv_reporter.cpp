@@ -79,6 +79,9 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   // The roofline's columns only when the run measured one, as for the FFTs.
   const bool roofline = any_copy_bound(rows);
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
+  // Likewise the plan time's, only when asked for (--plan-time).
+  const bool plan_time = any_plan_time(rows);
+  if (plan_time) header.insert(header.end(), {"plan_s", "plan_heap_bytes_per_rank"});
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {
     std::vector<std::string> cells = {std::to_string(row.block_bytes),
@@ -96,6 +99,11 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
       cells.insert(cells.end(), {std::to_string(row.copy_bound->off_rank_bytes),
                                  number(row.copy_bound->bound_seconds)});
     } else if (roofline) {
+      cells.insert(cells.end(), 2, "");
+    }
+    if (row.plan) {
+      cells.insert(cells.end(), {number(row.plan->seconds), number(row.plan->heap_bytes_per_rank)});
+    } else if (plan_time) {
       cells.insert(cells.end(), 2, "");
     }
     csv.add_row(cells);

@@ -24,6 +24,10 @@ nlohmann::json to_json(const AlltoallRow& row) {
                          {"max_seconds", row.max_seconds},
                          {"check", row.check}};
   if (!row.phase_median_seconds.empty()) item["phase_median_seconds"] = row.phase_median_seconds;
+  if (row.plan) {
+    item["plan_seconds"] = row.plan->seconds;
+    item["plan_heap_bytes_per_rank"] = row.plan->heap_bytes_per_rank;
+  }
   if (row.copy_bound) {
     item["copy_bound"] = {{"off_rank_bytes_per_rank", row.copy_bound->off_rank_bytes},
                           {"bound_seconds", row.copy_bound->bound_seconds}};

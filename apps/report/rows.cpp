@@ -24,6 +24,11 @@ bool any_copy_bound(const std::vector<AlltoallRow>& rows) {
                      [](const AlltoallRow& row) { return row.copy_bound.has_value(); });
 }
 
+bool any_plan_time(const std::vector<AlltoallRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const AlltoallRow& row) { return row.plan.has_value(); });
+}
+
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes) {
   for (const AlltoallRow& row : rows) {
     if (row.block_bytes == block_bytes && row.exchange == "mpi") return row.median_seconds;

@@ -44,6 +44,15 @@ struct CopyBoundCells {
   double bound_seconds = 0;        // 2 x P blocks / memcpy's all-cores bytes per second
 };
 
+/// What building a plan cost (`a2afft alltoall --plan-time`).
+struct PlanCostCells {
+  double seconds = 0;  // max over ranks
+  // The heap (glibc malloc's bytes in use) the built plan holds, per rank: schedules,
+  // communicators, scratch that is not folded. Max over ranks, or, where all ranks share one
+  // process (the simulated build), the process's growth divided by P.
+  double heap_bytes_per_rank = 0;
+};
+
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
 /// seconds are the median, min and max over the timed runs.
 struct AlltoallRow {
@@ -55,6 +64,7 @@ struct AlltoallRow {
   std::string failure;                                 // what failed, on rank 0
   std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
   std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
+  std::optional<PlanCostCells> plan{};                 // --plan-time
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
@@ -85,6 +95,9 @@ std::vector<std::string> phase_names(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row has a copy bound (alltoall --roofline): then every reporter adds its columns.
 bool any_copy_bound(const std::vector<AlltoallRow>& rows);
+
+/// Whether any row has a plan time (alltoall --plan-time): then every reporter adds its column.
+bool any_plan_time(const std::vector<AlltoallRow>& rows);
 
 /// The median of `mpi` at `block_bytes`, for the ratio column; 0 when it was not run.
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes);

@@ -67,6 +67,10 @@ const std::vector<ErrorCase>& error_cases() {
      R"re(--iters)re"},
     {"unknown_option", 1, {}, {"alltoall", "--frobnicate"},
      R"re(--frobnicate)re"},
+    {"fold_memory_needs_simulation", 2, {}, {"alltoall", "--fold-memory"},
+     R"re(--fold-memory needs the simulated build \(SimGrid SMPI)re"},
+    {"fold_memory_with_validate", 1, {}, {"alltoall", "--fold-memory", "--validate"},
+     R"re(--validate and --fold-memory cannot be combined)re"},
     {"memory_fft3d", 2, {}, {"fft3d", "--size", "4096"},
      R"re(fft3d --size=4096x4096x4096 on a 2x1 grid needs about .* per rank \(plans' arrays .*for certain for the 2 ranks on host .* available \(.*\); use smaller sizes)re"},
     // Rank 0 gathers FFTW-MPI's output as the reference too, where the build has the engine

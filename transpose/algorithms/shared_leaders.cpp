@@ -215,8 +215,8 @@ class SharedLeaderExchange final : public ExchangePlan {
       in_blocks += message.in_blocks;
       messages_.push_back(message);
     }
-    outgoing_.resize(out_blocks * block_bytes_);
-    incoming_.resize(in_blocks * block_bytes_);
+    outgoing_ = allocate_aligned(out_blocks * block_bytes_);
+    incoming_ = allocate_aligned(in_blocks * block_bytes_);
     sends_ = mpi::RequestSet(messages_.size());
     receives_ = mpi::RequestSet(messages_.size());
   }
@@ -359,7 +359,7 @@ class SharedLeaderExchange final : public ExchangePlan {
   std::vector<RankRun> remote_runs_;        // the ranks off our node
   int leader_id_ = -1;                      // -1: not a leader
   std::vector<LeaderMessage> messages_;     // one per served node offset
-  std::vector<std::byte> outgoing_, incoming_;
+  ExchangeBuffer outgoing_, incoming_;      // allocate_aligned(): folded where scratch is
   mpi::RequestSet sends_, receives_;
   // Our segment: the published places, our staged send blocks, then (with other nodes) the
   // staged receive blocks.

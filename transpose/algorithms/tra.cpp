@@ -92,9 +92,9 @@ class TraExchange final : public ExchangePlan {
       if (needs_packing(planned)) largest_round = std::max(largest_round, round.blocks.size());
       rounds_.push_back(std::move(planned));
     }
-    scratch_.resize(scratch_blocks * block_bytes);
-    packed_out_.resize(largest_round * block_bytes);
-    packed_in_.resize(largest_round * block_bytes);
+    scratch_ = allocate_aligned(scratch_blocks * block_bytes);
+    packed_out_ = allocate_aligned(largest_round * block_bytes);
+    packed_in_ = allocate_aligned(largest_round * block_bytes);
     if (rotation == TraRotation::copied) {
       for (long i = 1; i < ranks; ++i) {
         rotation_slots_.push_back(
@@ -185,9 +185,10 @@ class TraExchange final : public ExchangePlan {
   std::string name_;  // tra, or bruck for the fixed radix 2
   std::vector<PlannedRound> rounds_;
   std::vector<RotationSlot> rotation_slots_;
-  std::vector<std::byte> scratch_;
-  std::vector<std::byte> packed_out_;
-  std::vector<std::byte> packed_in_;
+  // From allocate_aligned(): folded in a timing-only simulation, like every plan's scratch.
+  ExchangeBuffer scratch_;
+  ExchangeBuffer packed_out_;
+  ExchangeBuffer packed_in_;
 };
 
 // tra2's radices: r1 among a node's ranks, r2 among the nodes.
@@ -224,8 +225,8 @@ class Tra2Exchange final : public ExchangePlan {
       single_layer_ = nodes_ == 1 ? intra_.get() : inter_.get();
       return;
     }
-    first_.resize(nodes_ * ranks_per_node_ * block_bytes_);
-    second_.resize(first_.size());
+    first_ = allocate_aligned(nodes_ * ranks_per_node_ * block_bytes_);
+    second_ = allocate_aligned(first_.size());
   }
 
   std::string describe() const override {
@@ -282,8 +283,8 @@ class Tra2Exchange final : public ExchangePlan {
   mpi::Comm same_local_rank_comm_;
   std::unique_ptr<ExchangePlan> intra_;
   std::unique_ptr<ExchangePlan> inter_;
-  std::vector<std::byte> first_;
-  std::vector<std::byte> second_;
+  ExchangeBuffer first_;
+  ExchangeBuffer second_;
   std::vector<int> rank_of_place_;  // node * Q + local rank -> rank
   bool numbered_by_node_ = true;
   ExchangePlan* single_layer_ = nullptr;  // set when the other layer is empty
