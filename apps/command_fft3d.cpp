@@ -204,8 +204,8 @@ std::string padded_text(const Fft3dRun& run) {
   const std::array<std::size_t, 2> blocks =
       Fft3d::exchange_block_bytes(grid, run.grid, Fft3dOutput::transposed, run.transform.kind,
                                   run.transform.precision, run.transform.batch);
-  const double sent = 2.0 * (static_cast<double>(run.grid[1] - 1) * blocks[0] +
-                             static_cast<double>(run.grid[0] - 1) * blocks[1]);
+  const double sent = 2.0 * (static_cast<double>(run.grid[1] - 1) * static_cast<double>(blocks[0]) +
+                             static_cast<double>(run.grid[0] - 1) * static_cast<double>(blocks[1]));
   return " (padded grid " + size_text(run, grid) +
          "; unpadded on that grid, forward + backward exchange " +
          report::format("%.2f", sent / 1048576) + " MiB per rank)";
