@@ -14,7 +14,7 @@
 
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
-#include <a2afft/simulation.hpp>
+#include <a2afft/tools/simulation.hpp>
 #include <a2afft/tools/backends.hpp>
 #include <a2afft/tools/roofline.hpp>
 #include <a2afft/tools/timing.hpp>

@@ -7,7 +7,7 @@
 #include <ctime>
 #include <set>
 
-#include <a2afft/simulation.hpp>
+#include <a2afft/tools/simulation.hpp>
 #include <a2afft/version.hpp>
 
 namespace a2afft::report {

@@ -1,7 +1,8 @@
-// The public face of memory folding (include/a2afft/simulation.hpp) over the exchanges' own
-// (transpose/folded_memory.hpp), which allocate_aligned() consults for every plan's scratch.
+// Memory folding for the command and tests (include/a2afft/tools/simulation.hpp) over the
+// exchanges' own (transpose/folded_memory.hpp), which allocate_aligned() consults for every plan's
+// scratch.
 
-#include <a2afft/simulation.hpp>
+#include <a2afft/tools/simulation.hpp>
 
 #include "folded_memory.hpp"
 
