@@ -1,6 +1,6 @@
-// Memory folding for the command and tests (include/a2afft/tools/simulation.hpp) over the
-// exchanges' own (transpose/folded_memory.hpp), which allocate_aligned() consults for every plan's
-// scratch.
+// Memory folding for the command and tests (include/a2afft/tools/simulation.hpp), defined in
+// liba2afft beside the exchanges' own (transpose/folded_memory.hpp), which allocate_aligned()
+// consults for every plan's scratch: one state for the scope and the allocations.
 
 #include <a2afft/tools/simulation.hpp>
 
