@@ -14,9 +14,9 @@
 
 #include <a2afft/error.hpp>
 #include <a2afft/exchange.hpp>
-#include <a2afft/tools/simulation.hpp>
 #include <a2afft/tools/backends.hpp>
 #include <a2afft/tools/roofline.hpp>
+#include <a2afft/tools/simulation.hpp>
 #include <a2afft/tools/timing.hpp>
 #include <a2afft/tools/topology.hpp>
 #include <a2afft/tools/verify.hpp>

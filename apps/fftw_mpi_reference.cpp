@@ -15,9 +15,7 @@ namespace {
 template <typename Real>
 struct FftwMpiApi;
 template <>
-struct FftwMpiApi<double> {
-  using Plan = fftw_plan;
-  using FftwComplex = fftw_complex;
+struct FftwMpiApi<double> : FftwApi<double> {  // its plan type, execute and destroy
   static constexpr auto init = fftw_mpi_init;
   static constexpr auto local_size = fftw_mpi_local_size_many_transposed;
   static constexpr auto local_size_1d = fftw_mpi_local_size_many_1d;
@@ -25,13 +23,9 @@ struct FftwMpiApi<double> {
   static constexpr auto plan_r2c = fftw_mpi_plan_many_dft_r2c;
   static constexpr auto plan_c2r = fftw_mpi_plan_many_dft_c2r;
   static constexpr auto plan_r2r = fftw_mpi_plan_many_r2r;
-  static constexpr auto execute = fftw_execute;
-  static constexpr auto destroy = fftw_destroy_plan;
 };
 template <>
-struct FftwMpiApi<float> {
-  using Plan = fftwf_plan;
-  using FftwComplex = fftwf_complex;
+struct FftwMpiApi<float> : FftwApi<float> {  // its plan type, execute and destroy
   static constexpr auto init = fftwf_mpi_init;
   static constexpr auto local_size = fftwf_mpi_local_size_many_transposed;
   static constexpr auto local_size_1d = fftwf_mpi_local_size_many_1d;
@@ -39,8 +33,6 @@ struct FftwMpiApi<float> {
   static constexpr auto plan_r2c = fftwf_mpi_plan_many_dft_r2c;
   static constexpr auto plan_c2r = fftwf_mpi_plan_many_dft_c2r;
   static constexpr auto plan_r2r = fftwf_mpi_plan_many_r2r;
-  static constexpr auto execute = fftwf_execute;
-  static constexpr auto destroy = fftwf_destroy_plan;
 };
 
 // fftw(f)_mpi_init before the first plan of the precision; FFTW asks for it once per process.

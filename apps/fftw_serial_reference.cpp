@@ -1,7 +1,5 @@
 #include "fftw_serial_reference.hpp"
 
-#include <fftw3.h>
-
 #include <type_traits>
 #include <vector>
 
@@ -10,32 +8,6 @@
 
 namespace a2afft::commands {
 namespace {
-
-// FFTW's serial calls of one precision.
-template <typename Real>
-struct FftwApi;
-template <>
-struct FftwApi<double> {
-  using Plan = fftw_plan;
-  using FftwComplex = fftw_complex;
-  static constexpr auto plan_dft = fftw_plan_many_dft;
-  static constexpr auto plan_r2c = fftw_plan_many_dft_r2c;
-  static constexpr auto plan_c2r = fftw_plan_many_dft_c2r;
-  static constexpr auto plan_r2r = fftw_plan_many_r2r;
-  static constexpr auto execute = fftw_execute;
-  static constexpr auto destroy = fftw_destroy_plan;
-};
-template <>
-struct FftwApi<float> {
-  using Plan = fftwf_plan;
-  using FftwComplex = fftwf_complex;
-  static constexpr auto plan_dft = fftwf_plan_many_dft;
-  static constexpr auto plan_r2c = fftwf_plan_many_dft_r2c;
-  static constexpr auto plan_c2r = fftwf_plan_many_dft_c2r;
-  static constexpr auto plan_r2r = fftwf_plan_many_r2r;
-  static constexpr auto execute = fftwf_execute;
-  static constexpr auto destroy = fftwf_destroy_plan;
-};
 
 // The whole array on the one rank, in place, as FFTW's serial many-plans take it: `rank`
 // dimensions of `dims`, the batch interleaved (stride batch, distance 1), r2c rows padded.

@@ -3,6 +3,7 @@
 // FFTW's own serial 3D (or 2D) plan on one rank, beside a2afft's (issue 35): the yardstick of
 // the local FFTs, since on one rank a2afft's transform is local FFTs and reorders only.
 
+#include <fftw3.h>
 #include <mpi.h>
 
 #include <array>
@@ -12,6 +13,32 @@
 #include "fft_candidate.hpp"
 
 namespace a2afft::commands {
+
+/// FFTW's serial calls of one precision (fftw_ or fftwf_), for the reference rows.
+template <typename Real>
+struct FftwApi;
+template <>
+struct FftwApi<double> {
+  using Plan = fftw_plan;
+  using FftwComplex = fftw_complex;
+  static constexpr auto plan_dft = fftw_plan_many_dft;
+  static constexpr auto plan_r2c = fftw_plan_many_dft_r2c;
+  static constexpr auto plan_c2r = fftw_plan_many_dft_c2r;
+  static constexpr auto plan_r2r = fftw_plan_many_r2r;
+  static constexpr auto execute = fftw_execute;
+  static constexpr auto destroy = fftw_destroy_plan;
+};
+template <>
+struct FftwApi<float> {
+  using Plan = fftwf_plan;
+  using FftwComplex = fftwf_complex;
+  static constexpr auto plan_dft = fftwf_plan_many_dft;
+  static constexpr auto plan_r2c = fftwf_plan_many_dft_r2c;
+  static constexpr auto plan_c2r = fftwf_plan_many_dft_c2r;
+  static constexpr auto plan_r2r = fftwf_plan_many_r2r;
+  static constexpr auto execute = fftwf_execute;
+  static constexpr auto destroy = fftwf_destroy_plan;
+};
 
 /// FFTW's planner flags for a rigor: FFTW_ESTIMATE, _MEASURE or _PATIENT.
 unsigned fftw_planner_flags(Rigor rigor);
