@@ -44,6 +44,7 @@ struct ModelOptions {
   double beta_intra_ns = 0.05;
   double alpha_inter_us = 2.0;
   double beta_inter_ns = 0.1;
+  std::string exchanges;  // specs to price instead of every backend at its defaults
   bool radix_sweep = false;
   bool measure = false;
   std::string json_path;
@@ -137,6 +138,12 @@ std::vector<long> sweep_radices(long ranks) {
 // and --r2 set on whichever backend declares that key.
 std::vector<model::ModelResult> backend_results(const model::ModelInputs& inputs,
                                                 const ModelOptions& options) {
+  if (!options.exchanges.empty()) {  // --exchange: these specs, as given
+    std::vector<model::ModelResult> results;
+    for (const std::string& spec : split_specs(options.exchanges))
+      results.push_back(model::spec_cost(inputs, spec));
+    return results;
+  }
   const std::pair<const char*, long> overrides[] = {
       {"radix", options.radix}, {"r1", options.intra_radix}, {"r2", options.inter_radix}};
   const std::vector<BackendInfo> infos = backends();
@@ -195,6 +202,11 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
         " is not valid; expected ranks per node that divide P=" + std::to_string(options.ranks));
   }
   const long nodes = options.ranks / options.ranks_per_node;
+  if (!options.exchanges.empty() &&
+      (options.radix != 0 || options.intra_radix != 0 || options.inter_radix != 0)) {
+    throw UsageError("--radix, --r1 and --r2 set the default rows' parameters; with --exchange=" +
+                     options.exchanges + " give them in the specs (e.g. tra:radix=8)");
+  }
   check_radix("--radix", options.radix, options.ranks, "a tra");
   check_radix("--r1", options.intra_radix, options.ranks_per_node, "an intra-node");
   check_radix("--r2", options.inter_radix, nodes, "an inter-node");
@@ -404,6 +416,11 @@ Runner add_model(CLI::App& app) {
                    "Uneven nodes, e.g. 1,2,3 (must add up to P): only the factor table, which "
                    "handles them")
       ->excludes("-Q");
+  command->add_option(
+      "--exchange", options->exchanges,
+      "Price these specs (comma list, parameters as in `alltoall --exchange`, e.g. "
+      "multileader:ppl=4,locality-aware:groups=28) instead of every modelled backend at its "
+      "defaults; a backend the model does not price is an error naming those it does");
   command->add_option("--radix", options->radix, "tra radix, 2..P (default ceil(sqrt P))");
   command->add_option("--r1", options->intra_radix, "tra2 intra-node radix (default ceil(sqrt Q))");
   command->add_option("--r2", options->inter_radix, "tra2 inter-node radix (default N)");

@@ -30,11 +30,15 @@ def model_table(path):
     return model, by_name
 
 
-def model_key(exchange):
-    """The model's name for a simulated row's describe(): tra(radix=32), tra2(r1=8,r2=16); `mpi`
-    is SMPI's `pair` alltoall in these studies, the pairwise schedule the model calls pairwise."""
+def model_key(exchange, by_name):
+    """The model's name for a simulated row's describe(): tra(radix=32), tra2(r1=8,r2=16); the
+    node-aware family and the shared-leader rows price under their describe() text itself
+    (`a2afft model --exchange` with the study's specs); `mpi` is SMPI's `pair` (or `ring`)
+    alltoall in these studies, P - 1 rounds of one block, the schedule the model calls pairwise."""
     if exchange == "mpi":
         return "pairwise"
+    if exchange in by_name:
+        return exchange
     match = re.match(r"^(tra\(radix=\d+\)|tra2\(r1=\d+,r2=\d+\)|bruck|pairwise)", exchange)
     return match.group(1) if match else None
 
@@ -69,7 +73,7 @@ def main():
         for row in sorted(here, key=lambda row: row["median_seconds"]):
             line = (f"| `{row['exchange']}` | {row['median_seconds'] * 1e6:.1f} | "
                     f"{row['median_seconds'] / best['median_seconds']:.2f}x |")
-            key = model_key(row["exchange"])
+            key = model_key(row["exchange"], by_name)
             if model:
                 entry = by_name.get(key)
                 if entry:

@@ -106,5 +106,92 @@ TEST(CostModel, priced_specs_sweep_every_radix_once) {
   EXPECT_EQ(priced.front().spec.name, "pairwise");  // first in table order: wins ties
 }
 
+// The node-aware family's price, by hand on 16 ranks in nodes of 4 (1 KiB blocks): hierarchical
+// gathers 3 messages of 16 blocks to its leader, runs 3 inter-node rounds of 16-block
+// super-blocks among the 4 leaders, and scatters 3 messages of 16 blocks.
+TEST(CostModel, hierarchical_counts_gather_leader_rounds_and_scatter) {
+  const ModelResult result = modelled_cost(Spec{"hierarchical", {}}, sixteen_ranks());
+  const double gather = 0.5e-6 + 16 * 1024 * 0.05e-9;
+  const double leader_round = 2e-6 + 16 * 1024 * 0.1e-9;
+  EXPECT_EQ(result.algorithm, "hierarchical(inner=pairwise)");
+  EXPECT_EQ(result.rounds, 9);
+  EXPECT_EQ(result.blocks, 3 * 16 + 3 * 16);  // super-blocks out, then the scatter
+  EXPECT_EQ(result.inter_node_messages_per_node, 3);
+  EXPECT_NEAR(result.seconds, 2 * 3 * gather + 3 * leader_round, 1e-15);
+}
+
+// node-aware: 3 inter-node rounds of 4 blocks (each rank to its peers of equal local rank),
+// then 3 intra-node rounds of 4 blocks.
+TEST(CostModel, node_aware_counts_the_inter_then_the_intra_step) {
+  const ModelResult result = modelled_cost(Spec{"node-aware", {}}, sixteen_ranks());
+  EXPECT_EQ(result.rounds, 6);
+  EXPECT_EQ(result.blocks, 3 * 4 + 3 * 4);
+  EXPECT_EQ(result.inter_node_messages_per_node, 3 * 4);
+  EXPECT_NEAR(result.seconds, 3 * (2e-6 + 4096 * 0.1e-9) + 3 * (0.5e-6 + 4096 * 0.05e-9), 1e-15);
+}
+
+// Where a row degenerates into another schedule, the model gives the other's price.
+TEST(CostModel, node_aware_rows_degenerate_into_the_schedules_they_become) {
+  const ModelInputs inputs = sixteen_ranks();
+  const ModelResult pairwise = model_direct(inputs, "pairwise");
+  const auto price = [&](const std::string& name, const std::string& key,
+                         const std::string& value) {
+    return modelled_cost(Spec{name, {{key, value}}}, inputs);
+  };
+  // One rank per leader and a flat exchange: pairwise among all ranks.
+  EXPECT_NEAR(price("multileader", "ppl", "1").seconds, pairwise.seconds, 1e-15);
+  EXPECT_EQ(price("multileader", "ppl", "1").rounds, pairwise.rounds);
+  // ppl = 1 turns multileader-node-aware into node-aware.
+  EXPECT_NEAR(price("multileader-node-aware", "ppl", "1").seconds,
+              modelled_cost(Spec{"node-aware", {}}, inputs).seconds, 1e-15);
+  // One region per node is node-aware.
+  EXPECT_NEAR(price("locality-aware", "groups", "1").seconds,
+              modelled_cost(Spec{"node-aware", {}}, inputs).seconds, 1e-15);
+  // On one node node-aware's exchange is the intra step alone: pairwise inside the node.
+  const ModelInputs one_node{4, 4, 1024, inputs.intra, inputs.inter};
+  EXPECT_NEAR(modelled_cost(Spec{"node-aware", {}}, one_node).seconds,
+              model_direct(one_node, "pairwise").seconds, 1e-15);
+}
+
+// mpml: one leader serves the 3 other nodes one after another: per message a gather of 16
+// blocks from node memory, an inter-node message of 16 blocks, a scatter; plus its own node's
+// 4 blocks and two node barriers (2 x log2 4 intra latencies). onmpml pipelines the messages.
+TEST(CostModel, shared_leaders_pay_per_message_and_onmpml_pipelines) {
+  const ModelInputs inputs = sixteen_ranks();
+  const double copy = 16 * 1024 * 0.05e-9;
+  const double send = 2e-6 + 16 * 1024 * 0.1e-9;
+  const double own = 4 * 1024 * 0.05e-9;
+  const double barriers = 2 * 2 * 0.5e-6;
+  const ModelResult mpml = modelled_cost(Spec{"mpml", {}}, inputs);
+  EXPECT_EQ(mpml.algorithm, "mpml(leaders=1)");
+  EXPECT_EQ(mpml.rounds, 3);
+  EXPECT_EQ(mpml.blocks, 3 * 16);
+  EXPECT_EQ(mpml.inter_node_messages_per_node, 3);
+  EXPECT_NEAR(mpml.seconds, 3 * (copy + send + copy) + own + barriers, 1e-15);
+  const ModelResult onmpml = modelled_cost(Spec{"onmpml", {}}, inputs);
+  EXPECT_NEAR(onmpml.seconds, copy + send + copy + 2 * send + barriers, 1e-15);
+  // Two leaders serve ceil(3 / 2) = 2 messages each.
+  EXPECT_EQ(modelled_cost(Spec{"nmpml", {{"leaders", "2"}}}, inputs).rounds, 2);
+}
+
+TEST(CostModel, node_aware_and_leader_rows_refuse_what_their_formulas_cannot_price) {
+  const ModelInputs inputs = sixteen_ranks();
+  const auto message = [&](const Spec& spec) {
+    try {
+      modelled_cost(spec, inputs);
+    } catch (const UsageError& error) {
+      return std::string(error.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message({"multileader", {{"ppl", "3"}}}).find("ppl=3 does not divide Q=4"),
+            std::string::npos);
+  EXPECT_NE(message({"locality-aware", {{"groups", "3"}}}).find("groups=3 does not divide Q=4"),
+            std::string::npos);
+  EXPECT_NE(message({"node-aware", {{"inner", "tra"}}}).find("prices inner=pairwise"),
+            std::string::npos);
+  EXPECT_NE(message({"onmpml", {{"leaders", "5"}}}), "no error");
+}
+
 }  // namespace
 }  // namespace a2afft::detail::schedule

@@ -16,6 +16,9 @@
 // Cost, with b the block and the inner exchanges pairwise: gather and scatter
 //   2 (ppl-1)(alpha + P b beta); flat (P/ppl - 1)(alpha + ppl^2 b beta); two-step
 //   (R-1)(alpha + m ppl^2 b beta) + (m-1)(alpha + R ppl^2 b beta), R = P/(ppl m) regions.
+// `a2afft model` and auto:mode=estimate price these costs (schedule::model_node_aware) with a
+//   direct inner exchange; the model knows no NUMA domains, so locality-aware is priced with
+//   groups=g (groups=numa as one region per node, and says so).
 // Parameters: inner=<flat spec> (default pairwise) for every all-to-all of the plan; ppl
 //   (multileader, multileader-node-aware); groups=g|numa (locality-aware).
 
@@ -25,12 +28,14 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <stdexcept>
 
 #include "algorithms/algorithms.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/datatype.hpp"
 #include "schedule/block_grid.hpp"
+#include "schedule/cost_model.hpp"
 #include "schedule/node_aware.hpp"
 #include "topology/topology.hpp"
 
@@ -447,6 +452,77 @@ std::vector<Spec> with_direct_inner(const RankLayout&, std::size_t) {
           {std::string(kName), {{"inner", "nonblocking"}}}};
 }
 
+// The model prices the family with direct inner exchanges, whose rounds its formulas count.
+std::string modelled_inner(const Params& params) {
+  const Spec inner = inner_spec(params);
+  if (inner.name != "pairwise" && inner.name != "nonblocking" && inner.name != "factor") {
+    throw UsageError(params.spec().name + ": the cost model prices inner=pairwise, nonblocking " +
+                     "or factor, not inner=" + inner.to_string());
+  }
+  return inner.to_string();
+}
+
+// One row's price: ranks_per_leader ppl, flat or two-step over regions of `groups_per_region`
+// leader groups, labelled as describe() prints the plan (with `note`, what the model assumed).
+schedule::ModelResult family_cost(const schedule::ModelInputs& inputs, const Params& params,
+                                  const std::string& parameters, long ppl, bool two_step,
+                                  long groups_per_region) {
+  const std::string label = params.spec().name + "(" + parameters +
+                            (parameters.empty() ? "" : ",") + "inner=" + modelled_inner(params) +
+                            ")";
+  try {
+    return schedule::model_node_aware(inputs, {label, ppl, two_step, groups_per_region});
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+}
+
+long model_ranks_per_leader(const schedule::ModelInputs& inputs, const Params& params) {
+  const auto per_node = static_cast<int>(inputs.ranks_per_node);
+  return params.integer("ppl", default_ranks_per_leader(per_node), 1, per_node);
+}
+
+schedule::ModelResult hierarchical_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  return family_cost(inputs, params, "", inputs.ranks_per_node, false, 1);
+}
+
+schedule::ModelResult multileader_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  const long ppl = model_ranks_per_leader(inputs, params);
+  return family_cost(inputs, params, "ppl=" + std::to_string(ppl), ppl, false, 1);
+}
+
+schedule::ModelResult node_aware_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  return family_cost(inputs, params, "", 1, true, inputs.ranks_per_node);
+}
+
+schedule::ModelResult locality_aware_cost(const schedule::ModelInputs& inputs,
+                                          const Params& params) {
+  const long groups = params.integer("groups", 0, 1, INT_MAX, {{"numa", 0}});
+  const long per_node = inputs.ranks_per_node;
+  if (groups > 0 && per_node % groups != 0) {
+    throw UsageError("locality-aware: groups=" + std::to_string(groups) +
+                     " does not divide Q=" + std::to_string(per_node) +
+                     "; valid groups: divisors of " + std::to_string(per_node));
+  }
+  const std::string parameters =
+      groups > 0 ? "groups=" + std::to_string(groups) : "groups=numa as 1";
+  return family_cost(inputs, params, parameters, 1, true, per_node / std::max(1L, groups));
+}
+
+schedule::ModelResult multileader_node_aware_cost(const schedule::ModelInputs& inputs,
+                                                  const Params& params) {
+  const long ppl = model_ranks_per_leader(inputs, params);
+  return family_cost(inputs, params, "ppl=" + std::to_string(ppl), ppl, true,
+                     inputs.ranks_per_node / ppl);
+}
+
+// What auto:mode=estimate prices of locality-aware: two regions per node (one region is
+// node-aware's price), when the node splits so.
+std::vector<Spec> locality_aware_cost_sweep(const schedule::ModelInputs& inputs) {
+  if (inputs.ranks_per_node < 4 || inputs.ranks_per_node % 2 != 0) return {};
+  return {{std::string(kLocalityAware), {{"groups", "2"}}}};
+}
+
 constexpr ParamInfo kInner = {"inner", "pairwise",
                               "the flat backend spec of every inner all-to-all, e.g. "
                               "inner=nonblocking or inner=(tra:radix=4)"};
@@ -483,6 +559,7 @@ extern const ExchangeInfo kHierarchicalExchange = {
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
     .auto_candidates = with_direct_inner<kHierarchical>,
+    .cost = hierarchical_cost,
     .hierarchical = true,
 };
 
@@ -498,6 +575,7 @@ extern const ExchangeInfo kMultileaderExchange = {
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
     .auto_candidates = with_direct_inner<kMultileader>,
+    .cost = multileader_cost,
     .hierarchical = true,
 };
 
@@ -513,6 +591,7 @@ extern const ExchangeInfo kNodeAwareExchange = {
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
     .auto_candidates = with_direct_inner<kNodeAware>,
+    .cost = node_aware_cost,
     .hierarchical = true,
 };
 
@@ -528,6 +607,8 @@ extern const ExchangeInfo kLocalityAwareExchange = {
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
     .auto_candidates = with_direct_inner<kLocalityAware>,
+    .cost = locality_aware_cost,
+    .cost_sweep = locality_aware_cost_sweep,
     .hierarchical = true,
 };
 
@@ -542,6 +623,7 @@ extern const ExchangeInfo kMultileaderNodeAwareExchange = {
     .make = make_settled<NodeAwareFamilyExchange, multileader_node_aware_settings>,
     // Canonical order; leaders: gather and scatter buffers and the inner tra plan.
     .scratch = {.rank_buffers = 2, .node_buffers = 5},
+    .cost = multileader_node_aware_cost,
     .hierarchical = true,
 };
 

@@ -22,6 +22,8 @@
 // Cost per leader, Q ranks per node, b the block: gather and scatter (M-1)/L Q^2 b beta_shm
 //   each, inter (M-1)/L (alpha + Q^2 b beta), every rank's intra Q b beta_shm, plus two node
 //   barriers; onmpml hides all but the first gather and the last scatter ([onmpml-glex] §6.6).
+// `a2afft model` and auto:mode=estimate price this cost (schedule::model_shared_leaders); the
+//   model knows no NUMA domains, so it prices leaders=L, by default 1, and says so.
 // Parameters: leaders = L per node, 1..the smallest node (default: NUMA domains per node).
 //   mpml leads with local ranks 0..L-1 (Algorithm 2); nmpml and onmpml spread the leaders over
 //   the node's NUMA domains (Algorithm 4).
@@ -39,6 +41,7 @@
 #include "error.hpp"
 #include "mpi/requests.hpp"
 #include "mpi/shared_window.hpp"
+#include "schedule/cost_model.hpp"
 #include "schedule/shared_leaders.hpp"
 #include "topology/topology.hpp"
 
@@ -404,6 +407,25 @@ std::vector<Spec> onmpml_candidates(const RankLayout&, std::size_t) {
   return {{"onmpml", {}}, {"onmpml", {{"leaders", "1"}}}, {"onmpml", {{"leaders", "2"}}}};
 }
 
+// The model's price of `row` at the spec's leaders (1 unless given: the model knows no NUMA
+// domains), labelled as describe() prints the plan.
+template <const SharedLeaderSettings& kRow>
+schedule::ModelResult leader_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  const long leaders = params.integer("leaders", 1, 1, inputs.ranks_per_node);
+  const std::string label = std::string(kRow.name) + "(leaders=" + std::to_string(leaders) + ")";
+  return schedule::model_shared_leaders(inputs, {label, leaders, kRow.overlap});
+}
+
+// What auto:mode=estimate prices: leaders 1 and 2, named, so that the chosen spec is the one
+// priced (the default, one per NUMA domain, is unknown to the model).
+template <const std::string_view& kName>
+std::vector<Spec> leader_cost_sweep(const schedule::ModelInputs& inputs) {
+  std::vector<Spec> specs;
+  for (long leaders = 1; leaders <= std::min(2L, inputs.ranks_per_node); ++leaders)
+    specs.push_back({std::string(kName), {{"leaders", std::to_string(leaders)}}});
+  return specs;
+}
+
 constexpr ParamInfo kLeaderParams[] = {
     {"leaders", "NUMA domains per node, 1..the smallest node",
      "leaders per node, each sending to and receiving from every L-th node offset"}};
@@ -424,6 +446,8 @@ extern const ExchangeInfo kMpmlExchange = {
     .validate = refusal_of<leader_settings<kMpmlRow>>,
     .make = make_settled<SharedLeaderExchange, leader_settings<kMpmlRow>>,
     .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
+    .cost = leader_cost<kMpmlRow>,
+    .cost_sweep = leader_cost_sweep<kMpml>,
 };
 
 extern const ExchangeInfo kNmpmlExchange = {
@@ -436,6 +460,8 @@ extern const ExchangeInfo kNmpmlExchange = {
     .validate = refusal_of<leader_settings<kNmpmlRow>>,
     .make = make_settled<SharedLeaderExchange, leader_settings<kNmpmlRow>>,
     .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
+    .cost = leader_cost<kNmpmlRow>,
+    .cost_sweep = leader_cost_sweep<kNmpml>,
 };
 
 extern const ExchangeInfo kOnmpmlExchange = {
@@ -449,6 +475,8 @@ extern const ExchangeInfo kOnmpmlExchange = {
     .make = make_settled<SharedLeaderExchange, leader_settings<kOnmpmlRow>>,
     .scratch = {.rank_buffers = 2, .node_buffers = 2},  // staging; leaders: messages out and in
     .auto_candidates = onmpml_candidates,
+    .cost = leader_cost<kOnmpmlRow>,
+    .cost_sweep = leader_cost_sweep<kOnmpml>,
 };
 
 }  // namespace a2afft::detail::algorithms

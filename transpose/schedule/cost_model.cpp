@@ -1,6 +1,8 @@
 #include "schedule/cost_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 #include "schedule/tra.hpp"
 
@@ -9,6 +11,36 @@ namespace {
 
 double message_seconds(const LinkCost& link, double bytes) {
   return link.alpha_seconds + bytes * link.beta_seconds_per_byte;
+}
+
+// The P - 1 rounds of a direct exchange among `members` numbered node by node, `per_node` on
+// each node, every message `blocks` blocks: round d pairs member i with i + d, and costs its
+// slowest message, inter-node when any member's partner is on another node. Each member's
+// message is sent by `senders` ranks (the leaders of a region), for the inter-node count.
+void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long members, long per_node,
+                       long blocks, long senders) {
+  const double bytes = static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
+  for (long distance = 1; distance < members; ++distance) {
+    const long leaving = ranks_leaving_node(members, per_node, distance);
+    ++result.rounds;
+    result.blocks += blocks;
+    result.inter_node_messages_per_node += leaving * senders;
+    result.seconds += message_seconds(leaving > 0 ? inputs.inter : inputs.intra, bytes);
+  }
+}
+
+// `count` rounds of one intra-node message of `blocks` blocks each, sent by the charged rank
+// when `sends` (a scatter, the second step) and received by it otherwise (a gather).
+void add_intra_rounds(ModelResult& result, const ModelInputs& inputs, long count, long blocks,
+                      bool sends) {
+  const double bytes = static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
+  result.rounds += count;
+  if (sends) result.blocks += count * blocks;
+  result.seconds += static_cast<double>(count) * message_seconds(inputs.intra, bytes);
+}
+
+void require(bool condition, const std::string& what) {
+  if (!condition) throw std::invalid_argument(what);
 }
 
 }  // namespace
@@ -66,15 +98,69 @@ ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_r
 ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm) {
   ModelResult result;
   result.algorithm = algorithm;
-  const double bytes = static_cast<double>(inputs.block_bytes);
-  for (long distance = 1; distance < inputs.ranks; ++distance) {
-    const long leaving = ranks_leaving_node(inputs.ranks, inputs.ranks_per_node, distance);
-    ++result.rounds;
-    ++result.blocks;
-    result.inter_node_messages_per_node += leaving;
-    result.seconds += message_seconds(leaving > 0 ? inputs.inter : inputs.intra, bytes);
+  add_direct_rounds(result, inputs, inputs.ranks, inputs.ranks_per_node, 1, 1);
+  result.bytes_per_rank =
+      static_cast<double>(result.blocks) * static_cast<double>(inputs.block_bytes);
+  return result;
+}
+
+ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& family) {
+  const long per_node = inputs.ranks_per_node;
+  const long ppl = family.ranks_per_leader;
+  require(ppl >= 1 && per_node % ppl == 0, family.algorithm + ": ppl=" + std::to_string(ppl) +
+                                               " does not divide Q=" + std::to_string(per_node));
+  const long leaders_per_node = per_node / ppl;
+  const long leaders = inputs.ranks / ppl;
+  const long super_block = ppl * ppl;  // blocks from a leader group to a leader group
+  ModelResult result;
+  result.algorithm = family.algorithm;
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, false);  // gather
+  if (!family.two_step) {
+    add_direct_rounds(result, inputs, leaders, leaders_per_node, super_block, 1);
+  } else {
+    const long m = family.groups_per_region;
+    require(m >= 1 && leaders_per_node % m == 0,
+            family.algorithm + ": " + std::to_string(m) +
+                " leader groups per region do not divide the " + std::to_string(leaders_per_node) +
+                " of a node");
+    const long regions = leaders / m;
+    add_direct_rounds(result, inputs, regions, leaders_per_node / m, m * super_block, m);
+    add_intra_rounds(result, inputs, m - 1, regions * super_block, true);
   }
-  result.bytes_per_rank = static_cast<double>(result.blocks) * bytes;
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, true);  // scatter
+  result.bytes_per_rank =
+      static_cast<double>(result.blocks) * static_cast<double>(inputs.block_bytes);
+  return result;
+}
+
+ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row) {
+  const long per_node = inputs.ranks_per_node;
+  require(row.leaders >= 1 && row.leaders <= per_node,
+          row.algorithm + ": leaders=" + std::to_string(row.leaders) +
+              " is not 1..Q=" + std::to_string(per_node));
+  const long nodes = inputs.ranks / per_node;
+  const long served = (nodes - 1 + row.leaders - 1) / row.leaders;  // node offsets per leader
+  const double block_bytes = static_cast<double>(inputs.block_bytes);
+  const double message_bytes = static_cast<double>(per_node * per_node) * block_bytes;
+  const double gather = message_bytes * inputs.intra.beta_seconds_per_byte;
+  const double send = message_seconds(inputs.inter, message_bytes);
+  const double scatter = gather;
+  const double own_node =
+      static_cast<double>(per_node) * block_bytes * inputs.intra.beta_seconds_per_byte;
+  const double barriers =
+      2 * std::ceil(std::log2(static_cast<double>(per_node))) * inputs.intra.alpha_seconds;
+  double messages = static_cast<double>(served) * (gather + send + scatter);
+  if (row.overlap && served > 0) {
+    messages = gather + send + scatter +
+               static_cast<double>(served - 1) * std::max({gather, send, scatter});
+  }
+  ModelResult result;
+  result.algorithm = row.algorithm;
+  result.rounds = served;
+  result.blocks = served * per_node * per_node;
+  result.bytes_per_rank = static_cast<double>(result.blocks) * block_bytes;
+  result.inter_node_messages_per_node = nodes - 1;
+  result.seconds = (row.overlap ? std::max(messages, own_node) : messages + own_node) + barriers;
   return result;
 }
 
