@@ -55,6 +55,13 @@ struct BasicPencil3d<Real>::Sweep {
   bool resizes = false;
   bool backward = false;
   PlaneResize resize;
+  // The y-major stage 2 of p0 = 1 (PencilGeometry::transposes_locally()), next to the x-major
+  // stage 1 on the same rank: a plane's runs lie `local_runs` apart there, planes
+  // `local_plane_stride` apart. Forward gathers each plane from there into place; backward
+  // transforms each plane in plane_scratch_ and scatters it there.
+  bool transposes_locally = false;
+  Loop local_runs{0, 0};
+  std::size_t local_plane_stride = 0;
 };
 
 namespace {
@@ -198,6 +205,10 @@ BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape
   if (options_.real_input) {
     real_plane_.resize(input_box_.extent[1] * physical_[2] * options.batch);
   }
+  if (geometry_.transposes_locally()) {
+    plane_scratch_ =
+        ExchangeArray<Complex>(nullptr, complex_units(geometry_.stage(2).plane_stride));
+  }
 
   forward_ = compile(false);
   backward_ = compile(true);
@@ -256,9 +267,26 @@ auto BasicPencil3d<Real>::compile(bool backward) const -> std::vector<Sweep> {
     sweep.resizes = plan.computes && stage.box.extent != stage.spectral_box.extent;
     sweep.backward = backward;
     if (sweep.resizes) sweep.resize = plane_resize(plan.stage);
+    if (plan.stage == 2 && geometry_.transposes_locally()) local_transpose(sweep);
     schedule.push_back(sweep);
   }
   return schedule;
+}
+
+// Stage 2 of p0 = 1 with transposed output: its y planes ([x][z] each, contiguous) lie in stage
+// 1's x-major storage of the same box as runs of z, one per x, n1 runs apart. The sweep is the
+// first of backward (reading the caller's input) or the last of forward (writing the caller's
+// output), never one that unpacks or packs.
+template <typename Real>
+void BasicPencil3d<Real>::local_transpose(Sweep& sweep) const {
+  if (sweep.unpack != nullptr || sweep.pack != nullptr ||
+      !(sweep.backward ? sweep.from_input : sweep.to_output)) {
+    throw std::logic_error("a local transpose in a sweep that exchanges or stays in work_");
+  }
+  const std::size_t lines = geometry_.stage(1).box.extent[1];  // y: the x-major runs' stride
+  sweep.transposes_locally = true;
+  sweep.local_runs = {sweep.runs.count, lines * sweep.run_length};
+  sweep.local_plane_stride = sweep.run_length;
 }
 
 // How a padded stage's planes go from its padded side to its modes, in its stored order: the
@@ -422,6 +450,10 @@ std::vector<FftwPlan<Real>> BasicPencil3d<Real>::plan_stage(std::size_t index, D
 
 template <typename Real>
 void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
+  if (step.transposes_locally && step.backward) {
+    scattering_sweep(step, in);
+    return;
+  }
   if (step.resizes) {
     if (step.backward) {
       padding_sweep(step, in, out);
@@ -448,7 +480,11 @@ void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
     }
     if (copy_in) {
       const ScopedPhase timed(timer_, transforms ? "compute" : "transpose");
-      copy_runs(step, to, from, start);
+      if (step.transposes_locally) {
+        gather_runs(step, to + start, from, plane);
+      } else {
+        copy_runs(step, to, from, start);
+      }
     }
     if (transforms) {
       const ScopedPhase timed(timer_, "compute");
@@ -470,6 +506,48 @@ void BasicPencil3d<Real>::copy_runs(const Sweep& step, std::byte* to, const std:
   for (std::size_t i = 0; i < step.runs.count; ++i) {
     const std::size_t offset = start + i * step.runs.stride * scalar_bytes_;
     copy_bytes(to + offset, from + offset, step.run_length * scalar_bytes_);
+  }
+}
+
+// Plane `plane` of a locally transposed stage between its place `plane_start` (runs
+// step.runs apart) and the x-major storage `local` (runs step.local_runs apart): gathered from
+// there, or scattered back.
+template <typename Real>
+void BasicPencil3d<Real>::gather_runs(const Sweep& step, std::byte* plane_start,
+                                      const std::byte* local, std::size_t plane) const {
+  const std::size_t run_bytes = step.run_length * scalar_bytes_;
+  const std::byte* source = local + plane * step.local_plane_stride * scalar_bytes_;
+  for (std::size_t i = 0; i < step.runs.count; ++i) {
+    copy_bytes(plane_start + i * step.runs.stride * scalar_bytes_,
+               source + i * step.local_runs.stride * scalar_bytes_, run_bytes);
+  }
+}
+
+template <typename Real>
+void BasicPencil3d<Real>::scatter_runs(const Sweep& step, std::byte* local,
+                                       const std::byte* plane_start, std::size_t plane) const {
+  const std::size_t run_bytes = step.run_length * scalar_bytes_;
+  std::byte* target = local + plane * step.local_plane_stride * scalar_bytes_;
+  for (std::size_t i = 0; i < step.runs.count; ++i) {
+    copy_bytes(target + i * step.local_runs.stride * scalar_bytes_,
+               plane_start + i * step.runs.stride * scalar_bytes_, run_bytes);
+  }
+}
+
+// Backward into a locally transposed stage 2: each y plane of the caller's input is copied into
+// plane_scratch_, transformed there in cache and scattered into stage 1's x-major work_. (In
+// place it could not be: a y plane's runs overwrite other planes' in the x-major order.)
+template <typename Real>
+void BasicPencil3d<Real>::scattering_sweep(const Sweep& step, const void* in) {
+  auto* work = reinterpret_cast<std::byte*>(work_.data());
+  auto* scratch = reinterpret_cast<std::byte*>(plane_scratch_.data());
+  const auto* input = static_cast<const std::byte*>(in);
+  const std::size_t plane_bytes = step.plane_stride * scalar_bytes_;
+  for (std::size_t plane = 0; plane < step.planes; ++plane) {
+    const ScopedPhase timed(timer_, "compute");
+    copy_bytes(scratch, input + plane * plane_bytes, plane_bytes);
+    if (step.ffts != nullptr) transform_plane(step, plane, scratch, nullptr, nullptr);
+    scatter_runs(step, work, scratch, plane);
   }
 }
 
@@ -634,7 +712,7 @@ std::size_t BasicPencil3d<Real>::in_place_elements() const {
 
 template <typename Real>
 std::size_t BasicPencil3d<Real>::workspace_bytes() const {
-  return (work_.size() + send_.size() + recv_.size()) * sizeof(Complex) +
+  return (work_.size() + send_.size() + recv_.size() + plane_scratch_.size()) * sizeof(Complex) +
          real_plane_.size() * sizeof(Real);
 }
 

@@ -166,6 +166,12 @@ class BasicPencil3d {
   void truncating_sweep(const Sweep& step, const void* in, void* out);
   void padding_sweep(const Sweep& step, const void* in, void* out);
   void copy_runs(const Sweep& step, std::byte* to, const std::byte* from, std::size_t start) const;
+  void local_transpose(Sweep& sweep) const;
+  void gather_runs(const Sweep& step, std::byte* plane_start, const std::byte* local,
+                   std::size_t plane) const;
+  void scatter_runs(const Sweep& step, std::byte* local, const std::byte* plane_start,
+                    std::size_t plane) const;
+  void scattering_sweep(const Sweep& step, const void* in);
   void exchange_after(const Sweep& step);
   void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
                        void* out);
@@ -185,7 +191,9 @@ class BasicPencil3d {
   // kernel gives them (allocate_aligned), for the strided FFTs' TLB.
   ExchangeArray<Complex> work_;
   std::vector<Real> real_plane_;  // real input: one plane of stage 0, aligned for FFTW
-  ExchangeArray<Complex> send_;   // from the row exchange's allocate() (else the column's)
+  // Backward into a locally transposed stage 2 (p0 = 1): one of its planes, in cache.
+  ExchangeArray<Complex> plane_scratch_;
+  ExchangeArray<Complex> send_;  // from the row exchange's allocate() (else the column's)
   ExchangeArray<Complex> recv_;
   std::vector<Complex> data_;  // data(), allocated on first use
   std::unique_ptr<Topology> row_topology_;

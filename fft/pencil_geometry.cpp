@@ -82,7 +82,7 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
                   n1 * n2};
   }
   stages_[1] = {box1, false, x_part.count, m1 * q2, {{m1, q2}}, {{q2, 1}}, {1}, modes1, n1 * q2};
-  if (has_column_transpose()) {
+  if (has_column_transpose() || transposes_locally()) {
     stages_[2] = {box2,      true, y_late.count,          m0 * q2, {{m0, q2}},
                   {{q2, 1}}, {0},  modes_of(box2, 0, n0), n0 * q2};
   } else {
@@ -100,6 +100,11 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
 
 const Box3& PencilGeometry::output_box() const {
   return output_ == PencilOutput::natural ? stages_[0].box : stages_[2].spectral_box;
+}
+
+bool PencilGeometry::transposes_locally() const {
+  return !has_column_transpose() && output_ == PencilOutput::transposed && !padded() &&
+         physical_[0] > 1;
 }
 
 bool PencilGeometry::output_is_y_major() const {

@@ -76,7 +76,10 @@ struct Fft3dOptions : PlanOptions {
 /// Rank (a, b) of the grid (rank = a * p1 + b) holds the input box with dimensions 0 and 1
 /// split (part a of p0, part b of p1; near-equal parts, the first ones one larger) and all of
 /// dimension 2, row-major. The transposed output holds all of dimension 0, part a of
-/// dimension 1 and part b of dimension 2, stored [1][0][2] when p0 > 1 (row-major when p0 = 1).
+/// dimension 1 and part b of dimension 2, stored [1][0][2] (output_box().order {1, 0, 2}) on
+/// every grid, as FFTW_MPI_TRANSPOSED_OUT: the x FFTs then run on contiguous planes (earlier
+/// versions stored it row-major when p0 = 1; output_box().order always tells). A padded plan
+/// with p0 = 1, or n0 = 1, stores it row-major.
 /// A dimension split into more parts than it has points leaves some ranks empty boxes; they
 /// take part in every call all the same.
 ///

@@ -274,7 +274,7 @@ class Fft3d(_BoxPlan):
     square). Rank (a, b) holds the input block `local_input_slices` (dims 0 and 1 split, all of
     dim 2), stored row-major as `local_input_shape`. The forward output is block
     `local_output_slices` of the transformed array (all of dim 0), stored with its axes in
-    `output_axes` order (transposed output: (1, 0, 2) when p0 > 1), so that
+    `output_axes` order (transposed output: (1, 0, 2), unless padded or n0 = 1), so that
     `global_hat[fft.local_output_slices].transpose(fft.output_axes)` is the local array;
     output="natural" returns the input's layout instead (two more transposes). r2c: real input,
     n0 x n1 x (n2//2+1) complex output. batch=k fields add a trailing axis of k.

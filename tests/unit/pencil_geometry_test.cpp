@@ -29,10 +29,11 @@ std::vector<ProcGrid> every_grid() {
 }
 
 std::vector<PencilGeometry> all_ranks(const Shape3& shape, const ProcGrid& grid,
-                                      PencilOutput output = PencilOutput::transposed) {
+                                      PencilOutput output = PencilOutput::transposed,
+                                      const Shape3& physical = {}) {
   std::vector<PencilGeometry> ranks;
   for (int rank = 0; rank < grid.rows * grid.columns; ++rank)
-    ranks.emplace_back(shape, grid, rank, output);
+    ranks.emplace_back(shape, grid, rank, output, physical);
   return ranks;
 }
 
@@ -203,7 +204,8 @@ TEST(PencilGeometry, transposes_join_consecutive_stages_and_invert) {
       EXPECT_EQ(column.from, rank.stage(1).stored_extent());
       EXPECT_EQ(column.to, rank.stage(2).stored_extent());
       EXPECT_EQ(column.parts, rank.grid().rows);
-      EXPECT_EQ(column.swap_leading, rank.has_column_transpose());
+      // p0 = 1: the column "transpose" is the local reorder into a y-major stage 2, if any.
+      EXPECT_EQ(column.swap_leading, rank.stage(2).y_major);
       for (const TransposeShape* there : {&row, &column}) {
         const TransposeShape back = there->inverse();
         EXPECT_EQ(back.from, there->to);
@@ -235,13 +237,25 @@ TEST(PencilGeometry, buffers_hold_the_larger_exchange_and_data_the_largest_stage
   });
 }
 
-TEST(PencilGeometry, output_stays_transposed_y_major_unless_p0_is_one_or_natural_is_asked) {
+// Transposed output is y-major on every grid: with p0 = 1 by a local reorder into stage 2
+// (transposes_locally), unless the plan is padded or x has one point (a 2D transform).
+TEST(PencilGeometry, output_stays_transposed_y_major_unless_natural_is_asked) {
   for (const ProcGrid grid : {ProcGrid{2, 3}, ProcGrid{1, 3}, ProcGrid{3, 1}, ProcGrid{1, 1}}) {
     for (const PencilGeometry& rank : all_ranks({6, 7, 8}, grid)) {
       EXPECT_EQ(rank.output_box().offset, rank.stage(2).box.offset);
       EXPECT_EQ(rank.output_box().extent, rank.stage(2).box.extent);
-      EXPECT_EQ(rank.output_is_y_major(), grid.rows > 1);
+      EXPECT_TRUE(rank.output_is_y_major());
+      EXPECT_EQ(rank.transposes_locally(), grid.rows == 1);
       EXPECT_EQ(rank.output_box().extent[0], 6u);  // all of x
+    }
+    for (const PencilGeometry& rank :
+         all_ranks({6, 7, 8}, grid, PencilOutput::transposed, {9, 7, 8})) {
+      EXPECT_EQ(rank.output_is_y_major(), grid.rows > 1) << "padded";
+      EXPECT_FALSE(rank.transposes_locally());
+    }
+    for (const PencilGeometry& rank : all_ranks({1, 7, 8}, grid)) {
+      EXPECT_EQ(rank.output_is_y_major(), grid.rows > 1) << "x of one point";
+      EXPECT_FALSE(rank.transposes_locally());
     }
     for (const PencilGeometry& rank : all_ranks({6, 7, 8}, grid, PencilOutput::natural)) {
       EXPECT_EQ(rank.output_box().offset, rank.input_box().offset);
@@ -277,7 +291,8 @@ TEST(PencilGeometry, slabs_have_one_transpose_and_a_2d_plan_when_p1_is_one) {
   const PencilGeometry pencils({4, 6, 5}, {1, 2}, 1);
   EXPECT_FALSE(pencils.has_column_transpose());
   EXPECT_EQ(pencils.column_block_bytes(), 0u);
-  EXPECT_FALSE(pencils.output_is_y_major());
+  EXPECT_TRUE(pencils.output_is_y_major());  // reordered locally, no exchange
+  EXPECT_TRUE(pencils.transposes_locally());
   const PencilGeometry single({1, 1, 7}, {1, 1}, 0);
   EXPECT_EQ(single.buffer_elements(), 0u);
   EXPECT_EQ(single.data_elements(), 7u);
