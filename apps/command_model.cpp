@@ -81,6 +81,7 @@ nlohmann::json to_json(const model::ModelResult& result) {
           {"blocks", result.blocks},
           {"bytes_per_rank", result.bytes_per_rank},
           {"inter_node_messages_per_node", result.inter_node_messages_per_node},
+          {"inter_node_bytes_per_node", result.inter_node_bytes_per_node},
           {"seconds", result.seconds}};
 }
 
@@ -273,11 +274,13 @@ void print_backend_table(const std::vector<model::ModelResult>& results) {
                            {"D blocks", true},
                            {"bytes/rank", true},
                            {"inter-node msgs/node", true},
+                           {"inter-node bytes/node", true},
                            {"predicted [us]", true}});
   for (const auto& result : results) {
     table.add_row({result.algorithm, std::to_string(result.rounds), std::to_string(result.blocks),
                    fixed(result.bytes_per_rank, "%.0f"),
                    std::to_string(result.inter_node_messages_per_node),
+                   fixed(result.inter_node_bytes_per_node, "%.0f"),
                    fixed(result.seconds * 1e6)});
   }
   table.print(std::cout);

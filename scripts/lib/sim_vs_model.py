@@ -7,7 +7,8 @@ usage: sim_vs_model.py STUDY.json [--model B=MODEL.json ...] [--node-bytes-per-s
 For each block size: every exchange's simulated median, the best one, and (with --model) the
 model's prediction for it and the model's best among the same exchanges. With
 --node-bytes-per-s the model is also given the term it lacks: a node's ranks share one link out,
-so a round cannot be faster than Q x bytes/rank / RATE. Prints Markdown.
+so an exchange cannot be faster than the bytes that leave the node / RATE (the model's
+inter_node_bytes_per_node; Q x bytes/rank in model files that predate it). Prints Markdown.
 """
 import argparse
 import json
@@ -80,7 +81,11 @@ def main():
                     predicted[row["exchange"]] = entry["seconds"]
                     line += f" {entry['seconds'] * 1e6:.1f} |"
                     if args.node_bytes_per_s:
-                        injection = q * entry["bytes_per_rank"] / args.node_bytes_per_s
+                        # What the node's link out carries; models written before the field
+                        # existed: every rank's bytes, forwarded ones inside the node included.
+                        node_bytes = entry.get("inter_node_bytes_per_node",
+                                               q * entry["bytes_per_rank"])
+                        injection = node_bytes / args.node_bytes_per_s
                         total = max(entry["seconds"], injection)
                         predicted_injection[row["exchange"]] = total
                         line += f" {total * 1e6:.1f} |"
@@ -89,21 +94,32 @@ def main():
             print(line)
         if predicted:
             cases += 1
-            model_best = min(predicted, key=predicted.get)
             simulated_best = min((row for row in here if row["exchange"] in predicted),
                                  key=lambda row: row["median_seconds"])["exchange"]
-            agree += model_best == simulated_best
-            print(f"\nmodel's best: `{model_best}`; simulated best among the modelled: "
-                  f"`{simulated_best}`" + (" (agree)" if model_best == simulated_best else " (differ)"))
+            verdict, agreed = ranking(predicted, simulated_best)
+            agree += agreed
+            print(f"\nmodel's best: {verdict}; simulated best among the modelled: "
+                  f"`{simulated_best}`")
             if predicted_injection:
-                injection_best = min(predicted_injection, key=predicted_injection.get)
-                agree_injection += injection_best == simulated_best
-                print(f"; with the injection term: `{injection_best}`" +
-                      (" (agree)" if injection_best == simulated_best else " (differ)"))
+                verdict, agreed = ranking(predicted_injection, simulated_best)
+                agree_injection += agreed
+                print(f"; with the injection term: {verdict}")
     if cases:
         print(f"\n**Model's best = simulated best in {agree} of {cases} cases**" +
               (f"; with the injection term, {agree_injection} of {cases}." if args.node_bytes_per_s
-               else "."))
+               else ".") + " A tie in the model's best counts as no agreement.")
+
+
+def ranking(predicted, simulated_best):
+    """The model's best (every exchange within 0.1% of the lowest prediction, a tie when more
+    than one) and whether it is the simulated best alone."""
+    lowest = min(predicted.values())
+    best = [name for name, seconds in predicted.items() if seconds <= lowest * 1.001]
+    if len(best) > 1:
+        names = ", ".join(f"`{name}`" for name in best)
+        return f"a tie of {len(best)} ({names}) (no agreement counted)", False
+    return f"`{best[0]}`" + (" (agree)" if best[0] == simulated_best else " (differ)"), (
+        best[0] == simulated_best)
 
 
 if __name__ == "__main__":

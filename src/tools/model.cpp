@@ -28,6 +28,7 @@ ModelResult public_result(const detail::schedule::ModelResult& result) {
   converted.blocks = result.blocks;
   converted.bytes_per_rank = result.bytes_per_rank;
   converted.inter_node_messages_per_node = result.inter_node_messages_per_node;
+  converted.inter_node_bytes_per_node = result.inter_node_bytes_per_node;
   converted.seconds = result.seconds;
   return converted;
 }

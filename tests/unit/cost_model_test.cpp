@@ -174,6 +174,19 @@ TEST(CostModel, shared_leaders_pay_per_message_and_onmpml_pipelines) {
   EXPECT_EQ(modelled_cost(Spec{"nmpml", {{"leaders", "2"}}}, inputs).rounds, 2);
 }
 
+// A node's ranks must send Q (P - Q) blocks off the node; the schedules that forward nothing
+// across nodes send exactly that, tra (radix 2) forwards some twice.
+TEST(CostModel, inter_node_bytes_per_node_are_the_off_node_blocks_unless_forwarded) {
+  const ModelInputs inputs = sixteen_ranks();
+  const double off_node = 4.0 * (16 - 4) * 1024;
+  for (const char* name : {"pairwise", "hierarchical", "multileader", "node-aware",
+                           "multileader-node-aware", "mpml", "onmpml"}) {
+    EXPECT_EQ(modelled_cost(Spec{name, {}}, inputs).inter_node_bytes_per_node, off_node) << name;
+  }
+  EXPECT_GT(model_tra(inputs, 2).inter_node_bytes_per_node, off_node);
+  EXPECT_EQ(model_tra(inputs, 16).inter_node_bytes_per_node, off_node);  // radix P: direct
+}
+
 TEST(CostModel, node_aware_and_leader_rows_refuse_what_their_formulas_cannot_price) {
   const ModelInputs inputs = sixteen_ranks();
   const auto message = [&](const Spec& spec) {

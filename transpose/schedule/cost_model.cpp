@@ -25,6 +25,7 @@ void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long memb
     ++result.rounds;
     result.blocks += blocks;
     result.inter_node_messages_per_node += leaving * senders;
+    result.inter_node_bytes_per_node += static_cast<double>(leaving * senders) * bytes;
     result.seconds += message_seconds(leaving > 0 ? inputs.inter : inputs.intra, bytes);
   }
 }
@@ -67,6 +68,7 @@ ModelResult model_tra(const ModelInputs& inputs, long radix) {
       ++result.rounds;
       result.blocks += blocks;
       result.inter_node_messages_per_node += leaving;
+      result.inter_node_bytes_per_node += static_cast<double>(leaving) * bytes;
       result.seconds += message_seconds(leaving > 0 ? inputs.inter : inputs.intra, bytes);
     }
   }
@@ -86,6 +88,8 @@ ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_r
   result.blocks = counts.intra.blocks + counts.inter.blocks;
   result.bytes_per_rank = static_cast<double>(result.blocks) * block_bytes;
   result.inter_node_messages_per_node = counts.inter.rounds * inputs.ranks_per_node;
+  result.inter_node_bytes_per_node =
+      static_cast<double>(counts.inter.blocks * inputs.ranks_per_node) * block_bytes;
   // Every round of a phase carries the same super-block size on average; charge D per phase.
   result.seconds =
       static_cast<double>(counts.intra.rounds) * inputs.intra.alpha_seconds +
@@ -160,6 +164,7 @@ ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderMo
   result.blocks = served * per_node * per_node;
   result.bytes_per_rank = static_cast<double>(result.blocks) * block_bytes;
   result.inter_node_messages_per_node = nodes - 1;
+  result.inter_node_bytes_per_node = static_cast<double>(nodes - 1) * message_bytes;
   result.seconds = (row.overlap ? std::max(messages, own_node) : messages + own_node) + barriers;
   return result;
 }

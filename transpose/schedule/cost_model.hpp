@@ -36,6 +36,8 @@ struct ModelResult {
   long blocks = 0;
   double bytes_per_rank = 0;
   long inter_node_messages_per_node = 0;
+  /// Bytes one node sends to other nodes (what its link out must carry; forwarded ones included).
+  double inter_node_bytes_per_node = 0;
   /// The predicted time of one exchange.
   double seconds = 0;
 };

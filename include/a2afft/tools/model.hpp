@@ -51,6 +51,8 @@ struct ModelResult {
   double bytes_per_rank = 0;
   /// The messages that leave each node in one exchange.
   long inter_node_messages_per_node = 0;
+  /// Bytes one node sends to other nodes, forwarded ones included: what its link out carries.
+  double inter_node_bytes_per_node = 0;
   /// The predicted time of one exchange.
   double seconds = 0;
 };
