@@ -280,8 +280,7 @@ void print_backend_table(const std::vector<model::ModelResult>& results) {
     table.add_row({result.algorithm, std::to_string(result.rounds), std::to_string(result.blocks),
                    fixed(result.bytes_per_rank, "%.0f"),
                    std::to_string(result.inter_node_messages_per_node),
-                   fixed(result.inter_node_bytes_per_node, "%.0f"),
-                   fixed(result.seconds * 1e6)});
+                   fixed(result.inter_node_bytes_per_node, "%.0f"), fixed(result.seconds * 1e6)});
   }
   table.print(std::cout);
 }
