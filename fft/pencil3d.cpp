@@ -279,8 +279,10 @@ auto BasicPencil3d<Real>::compile(bool backward) const -> std::vector<Sweep> {
 // output), never one that unpacks or packs.
 template <typename Real>
 void BasicPencil3d<Real>::local_transpose(Sweep& sweep) const {
+  const bool reads_input_writes_work = sweep.from_input && !sweep.to_output;
+  const bool reads_work_writes_output = !sweep.from_input && sweep.to_output;
   if (sweep.unpack != nullptr || sweep.pack != nullptr ||
-      !(sweep.backward ? sweep.from_input : sweep.to_output)) {
+      !(sweep.backward ? reads_input_writes_work : reads_work_writes_output)) {
     throw std::logic_error("a local transpose in a sweep that exchanges or stays in work_");
   }
   const std::size_t lines = geometry_.stage(1).box.extent[1];  // y: the x-major runs' stride
@@ -480,8 +482,8 @@ void BasicPencil3d<Real>::sweep(const Sweep& step, const void* in, void* out) {
     }
     if (copy_in) {
       const ScopedPhase timed(timer_, transforms ? "compute" : "transpose");
-      if (step.transposes_locally) {
-        gather_runs(step, to + start, from, plane);
+      if (step.transposes_locally) {  // from work_, stage 1's storage
+        move_local_runs(step, to + start, plane, true);
       } else {
         copy_runs(step, to, from, start);
       }
@@ -509,28 +511,23 @@ void BasicPencil3d<Real>::copy_runs(const Sweep& step, std::byte* to, const std:
   }
 }
 
-// Plane `plane` of a locally transposed stage between its place `plane_start` (runs
-// step.runs apart) and the x-major storage `local` (runs step.local_runs apart): gathered from
-// there, or scattered back.
+// Plane `plane` of a locally transposed stage between its place (runs step.runs apart from
+// `plane_start`) and stage 1's x-major storage in work_ (runs step.local_runs apart): gathered
+// from there, or scattered back.
 template <typename Real>
-void BasicPencil3d<Real>::gather_runs(const Sweep& step, std::byte* plane_start,
-                                      const std::byte* local, std::size_t plane) const {
+void BasicPencil3d<Real>::move_local_runs(const Sweep& step, std::byte* plane_start,
+                                          std::size_t plane, bool gather) {
   const std::size_t run_bytes = step.run_length * scalar_bytes_;
-  const std::byte* source = local + plane * step.local_plane_stride * scalar_bytes_;
+  std::byte* local =
+      reinterpret_cast<std::byte*>(work_.data()) + plane * step.local_plane_stride * scalar_bytes_;
   for (std::size_t i = 0; i < step.runs.count; ++i) {
-    copy_bytes(plane_start + i * step.runs.stride * scalar_bytes_,
-               source + i * step.local_runs.stride * scalar_bytes_, run_bytes);
-  }
-}
-
-template <typename Real>
-void BasicPencil3d<Real>::scatter_runs(const Sweep& step, std::byte* local,
-                                       const std::byte* plane_start, std::size_t plane) const {
-  const std::size_t run_bytes = step.run_length * scalar_bytes_;
-  std::byte* target = local + plane * step.local_plane_stride * scalar_bytes_;
-  for (std::size_t i = 0; i < step.runs.count; ++i) {
-    copy_bytes(target + i * step.local_runs.stride * scalar_bytes_,
-               plane_start + i * step.runs.stride * scalar_bytes_, run_bytes);
+    std::byte* placed = plane_start + i * step.runs.stride * scalar_bytes_;
+    std::byte* stored = local + i * step.local_runs.stride * scalar_bytes_;
+    if (gather) {
+      copy_bytes(placed, stored, run_bytes);
+    } else {
+      copy_bytes(stored, placed, run_bytes);
+    }
   }
 }
 
@@ -539,7 +536,6 @@ void BasicPencil3d<Real>::scatter_runs(const Sweep& step, std::byte* local,
 // place it could not be: a y plane's runs overwrite other planes' in the x-major order.)
 template <typename Real>
 void BasicPencil3d<Real>::scattering_sweep(const Sweep& step, const void* in) {
-  auto* work = reinterpret_cast<std::byte*>(work_.data());
   auto* scratch = reinterpret_cast<std::byte*>(plane_scratch_.data());
   const auto* input = static_cast<const std::byte*>(in);
   const std::size_t plane_bytes = step.plane_stride * scalar_bytes_;
@@ -547,7 +543,7 @@ void BasicPencil3d<Real>::scattering_sweep(const Sweep& step, const void* in) {
     const ScopedPhase timed(timer_, "compute");
     copy_bytes(scratch, input + plane * plane_bytes, plane_bytes);
     if (step.ffts != nullptr) transform_plane(step, plane, scratch, nullptr, nullptr);
-    scatter_runs(step, work, scratch, plane);
+    move_local_runs(step, scratch, plane, false);
   }
 }
 

@@ -167,10 +167,7 @@ class BasicPencil3d {
   void padding_sweep(const Sweep& step, const void* in, void* out);
   void copy_runs(const Sweep& step, std::byte* to, const std::byte* from, std::size_t start) const;
   void local_transpose(Sweep& sweep) const;
-  void gather_runs(const Sweep& step, std::byte* plane_start, const std::byte* local,
-                   std::size_t plane) const;
-  void scatter_runs(const Sweep& step, std::byte* local, const std::byte* plane_start,
-                    std::size_t plane) const;
+  void move_local_runs(const Sweep& step, std::byte* plane_start, std::size_t plane, bool gather);
   void scattering_sweep(const Sweep& step, const void* in);
   void exchange_after(const Sweep& step);
   void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
