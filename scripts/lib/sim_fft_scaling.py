@@ -96,8 +96,13 @@ def plot(directory, out):
 
     studies = runs(directory)
     names = [study for study in STUDIES if study in studies]
-    figure, panels = plt.subplots(1, len(names), figsize=(5.2 * len(names), 4.6), squeeze=False)
-    for panel, study in zip(panels[0], names):
+    columns = min(len(names), 2)
+    lines = math.ceil(len(names) / columns)
+    figure, panels = plt.subplots(lines, columns, figsize=(6 * columns, 4.4 * lines),
+                                  squeeze=False)
+    for panel in panels.flat[len(names):]:
+        panel.set_visible(False)
+    for panel, study in zip(panels.flat, names):
         items = studies[study]
         exchanges = []  # families, in the order of the rows
         for _, _, document in items:
@@ -121,9 +126,9 @@ def plot(directory, out):
         panel.set_xticks(range(len(items)))
         panel.set_xticklabels([f"P = {ranks:,}" for ranks, _, _ in items], fontsize=8)
         panel.set_ylabel("simulated forward time [ms]: compute + transpose")
-        size = items[0][1]
-        panel.set_title(f"{STUDIES[study]}, {'N = ' if study != 'fft3d' and study != 'slabs' else ''}"
-                        f"{size}{'^3' if study in ('fft3d', 'slabs') else ''}"
+        settings = items[0][2]["settings"]
+        match = re.search(r"(size \d+x\d+x\d+|N \d+ = \d+ x \d+)", settings)
+        panel.set_title(f"{STUDIES[study]}, {match.group(1) if match else ''}"
                         "\npale: compute, solid: transpose (stacked)", fontsize=9)
         panel.legend(fontsize=6)
         panel.grid(True, axis="y", which="both", alpha=0.3)
@@ -229,6 +234,7 @@ def model_table(directory, model_directory):
         print("|---|---|---|---|---|---|")
         for ranks, _, document in items:
             best_simulated = best_model = None
+            plans = set()
             for row in document["results"]:
                 # A pencil row's describe: "row=X,column=Y" or one spec for both.
                 exchanges = short(row["exchange"])
@@ -249,11 +255,12 @@ def model_table(directory, model_directory):
                     plan = tuple(model_key(parts.get(name, exchanges))
                                  for name, *_ in transposes(study, ranks, document))
                     plan = "/".join(plan)
+                    plans.add(plan)
                     if best_simulated is None or simulated < best_simulated[1]:
                         best_simulated = (plan, simulated)
                     if best_model is None or total < best_model[1]:
                         best_model = (plan, total)
-            if best_model and best_simulated:
+            if best_model and best_simulated and len(plans) > 1:  # one plan: nothing to rank
                 cases += 1
                 same = best_model[0] == best_simulated[0]
                 agree += same
