@@ -249,7 +249,7 @@ def model_table(directory, model_directory):
                 simulated = row["transpose"]["median_seconds"]
                 ratio = f"{simulated / total:.1f}x" if total else ""
                 print(f"| {ranks:,} | `{exchanges}` | {'; '.join(texts)} | {ms(simulated)} | "
-                      f"{ms(total) if total is not None else 'not modelled'} | {ratio} |")
+                      f"{f'{total * 1e3:.3f}' if total is not None else 'not modelled'} | {ratio} |")
                 if total is not None:
                     # The plan, whichever row ran it (auto's choice is also a row of its own).
                     plan = tuple(model_key(parts.get(name, exchanges))
