@@ -53,7 +53,9 @@ std::size_t hpcc_length(double fraction, const RankMap& ranks) {
     throw UsageError("--memory-fraction=" + format("%g", fraction) +
                      " is not valid; expected a fraction in (0, 1]");
   }
-  const double ranks_per_node = ranks.largest_node_size();
+  // In simulation (SMPI) every simulated rank shares this machine's memory, not its simulated
+  // host's share: N then fits in this one process.
+  const double ranks_per_node = A2AFFT_SMPI ? ranks.size() : ranks.largest_node_size();
   const double memory_bytes =
       static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
   const double bytes_per_rank = fraction * memory_bytes / ranks_per_node;
@@ -256,7 +258,8 @@ Runner add_fft1d(CLI::App& app) {
   command
       ->add_option("--memory-fraction", options->memory_fraction,
                    "With --hpcc: N = P^2 * 2^k, the largest whose four N/P-element complex arrays "
-                   "per rank fit in this fraction of the node's memory over its ranks")
+                   "per rank fit in this fraction of the node's memory over its ranks (in "
+                   "simulation: this machine's memory over all ranks)")
       ->capture_default_str();
   add_transform_options(*command, options->precision, options->batch);
   options->run.add_to(*command);

@@ -150,12 +150,13 @@ void check_memory_fits(const MemoryEstimate& estimate, const RankMap& ranks,
   if (const char* skip = std::getenv("A2AFFT_SKIP_MEMORY_CHECK"); skip && std::string(skip) == "1")
     return;
   // Every rank judges its own host; the worst host's numbers go to every rank, so all throw
-  // together (or none does).
+  // together (or none does). In simulation (SMPI) every simulated rank lives in this one process
+  // on this one machine, whatever simulated host it is on: the machine holds all P ranks' memory.
   const std::string& host = ranks.host_of_rank[static_cast<std::size_t>(ranks.rank)];
   int ranks_here = 0;
   bool rank0_here = false;
   for (int rank = 0; rank < ranks.size(); ++rank) {
-    if (ranks.host_of_rank[static_cast<std::size_t>(rank)] != host) continue;
+    if (!A2AFFT_SMPI && ranks.host_of_rank[static_cast<std::size_t>(rank)] != host) continue;
     ++ranks_here;
     rank0_here = rank0_here || rank == 0;
   }
@@ -188,8 +189,9 @@ void check_memory_fits(const MemoryEstimate& estimate, const RankMap& ranks,
     }
     text += ", " + format_bytes(host_need(certain ? false : true)) +
             (certain ? " for certain" : " at most") + " for the " + std::to_string(ranks_here) +
-            " rank" + (ranks_here == 1 ? "" : "s") + " on host " + host + ", which has " +
-            format_bytes(available) + " available (" + source + ")";
+            (A2AFFT_SMPI ? " simulated rank" : " rank") + (ranks_here == 1 ? "" : "s") +
+            (A2AFFT_SMPI ? " (all in this one process: SMPI)" : " on host " + host) +
+            ", which has " + format_bytes(available) + " available (" + source + ")";
   }
   // The reporter's text to every rank: its length, then its characters.
   unsigned long length = text.size();

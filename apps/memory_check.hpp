@@ -60,7 +60,8 @@ std::string format_bytes(double bytes);
 
 /// Throws UsageError on every rank when the busiest host (its ranks' per-rank need, plus rank
 /// 0's extra where rank 0 lives) certainly needs more than it has available; when only the
-/// bounds go beyond, rank 0 prints a warning and the run goes on. `what` names the request,
+/// bounds go beyond, rank 0 prints a warning and the run goes on. In simulation (SMPI) the host
+/// is this machine, which holds every simulated rank. `what` names the request,
 /// e.g. `fft3d --size=4096x4096x4096 on a 1x2 grid`. Collective over MPI_COMM_WORLD, whose
 /// ranks `ranks` maps. A2AFFT_SKIP_MEMORY_CHECK=1 turns the check off.
 void check_memory_fits(const MemoryEstimate& estimate, const RankMap& ranks, std::string_view what);

@@ -73,6 +73,16 @@ add_test(NAME simulated.cli.error.fold_memory_with_validate
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "--validate and --fold-memory cannot be combined" ${A2AFFT_SIMULATE}
                  --platform test-cluster --ranks 4 -- a2afft alltoall --fold-memory --validate)
+# All simulated ranks share this machine's memory: the FFT commands' memory check counts all P of
+# them (16 on 4 simulated hosts: 2048^3 needs about 640 GiB in all, 160 GiB per simulated host),
+# and fft1d --hpcc picks N from the machine's memory over all P.
+add_test(NAME simulated.cli.error.memory_counts_every_simulated_rank
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
+                 "for the 16 simulated ranks \\(all in this one process: SMPI\\)"
+                 ${A2AFFT_SIMULATE} --platform test-cluster --ranks 16 --ranks-per-node 4 --
+                 a2afft fft3d --size 2048 --exchange pairwise)
+add_test(NAME simulated.hpcc_length
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/hpcc_length.sh ${A2AFFT_SIMULATE})
 add_test(NAME simulated.cli.error.unknown_exchange
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "unknown exchange 'bogus'; valid: mpi" ${A2AFFT_SIMULATE} --platform test-cluster
@@ -87,6 +97,7 @@ set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPR
   "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
 set_tests_properties(simulated.reports_say_simulated simulated.fold_memory
                      simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange
+                     simulated.cli.error.memory_counts_every_simulated_rank simulated.hpcc_length
                      simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES
                      TIMEOUT 120 LABELS simulated ENVIRONMENT A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR})
 set_tests_properties(simulated.simulate.bad_input PROPERTIES PASS_REGULAR_EXPRESSION
