@@ -74,7 +74,7 @@ def main():
         bound = 0.0
         if args.node_bytes_per_s:
             bound = max(size * (ranks - size) * block for size in sizes) / args.node_bytes_per_s
-        print("| exchange | simulated median [us] | vs best | model [us] | "
+        print("| exchange | simulated [us] (median) | vs best | model [us] | "
               "model + node-link term [us] |")
         print("|---|---|---|---|---|")
         for row in sorted(found, key=lambda row: row["median_seconds"]):
