@@ -60,13 +60,13 @@ struct AlltoallRow {
   std::size_t block_bytes = 0;
   std::string spec;      // as given
   std::string exchange;  // describe()
-  bool plan_only = false;
-  double median_seconds = 0, min_seconds = 0, max_seconds = 0;  // none when plan_only
+  double median_seconds = 0, min_seconds = 0, max_seconds = 0;
   std::string check;                                   // PASS, FAIL, or "-" without --validate
   std::string failure;                                 // what failed, on rank 0
   std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
   std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
   std::optional<PlanCostCells> plan{};                 // --plan-time
+  bool plan_only = false;                              // --plan-only: built, never run
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
