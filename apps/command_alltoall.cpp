@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -43,11 +44,14 @@ struct AlltoallOptions {
   bool roofline = false;
   bool fold_memory = false;
   bool plan_time = false;
+  bool plan_only = false;  // --plan-only: build and measure every plan, run none
   std::string buffers = "exchange";
   std::string order = "auto";
   report::ReportFiles files;  // --json, --csv
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
+  // The options that only mean something for runs, which --plan-only refuses.
+  std::vector<const CLI::Option*> run_options;
 };
 
 using Row = report::AlltoallRow;
@@ -99,6 +103,21 @@ class AlltoallBenchmark {
                        callbacks);
   }
 
+  // --plan-only: builds and measures every plan of this size, one at a time, and runs none.
+  // `done` is called after each row (the command rewrites its files there).
+  void plan_size(std::size_t block_bytes, const std::vector<std::string>& specs,
+                 const std::function<void(const std::vector<Row>&)>& done) {
+    for (const std::string& spec : specs) {
+      std::unique_ptr<Exchange> plan;
+      Row row = plan_row(spec, block_bytes, plan);
+      plan.reset();  // before the next plan's heap is read
+      row.plan_only = true;
+      report_progress(row);
+      rows_.push_back(std::move(row));
+      done(rows_);
+    }
+  }
+
   const std::vector<Row>& rows() const { return rows_; }
 
  private:
@@ -117,7 +136,7 @@ class AlltoallBenchmark {
   Trial prepare(const std::string& spec, std::size_t block_bytes, std::size_t total_bytes,
                 const std::vector<std::byte>& pattern, const std::vector<std::byte>& reference) {
     Trial trial;
-    const PlanCost cost = build_plan(spec, block_bytes, trial.plan);
+    trial.row = plan_row(spec, block_bytes, trial.plan);
     // --buffers exchange: the plan's own memory, as an application built on a2afft has it
     // (folded under --fold-memory, but for a shared window's).
     if (options_.buffers == "exchange") {
@@ -133,11 +152,6 @@ class AlltoallBenchmark {
     trial.recv = recv.data();
     std::copy(pattern.begin(), pattern.end(), trial.send);
     Row& row = trial.row;
-    if (options_.plan_time) row.plan = cost.cells;
-    row.block_bytes = block_bytes;
-    row.spec = spec;
-    row.exchange = trial.plan->describe();
-    row.check = "-";
     if (options_.validate) {
       std::fill(trial.recv, trial.recv + pattern.size(), std::byte{0xa5});
       trial.plan->run(trial.send, trial.recv);
@@ -149,6 +163,19 @@ class AlltoallBenchmark {
       trial.plan->run(trial.send, trial.recv);
     if (options_.phases) trial.plan->time_phases(true);
     return trial;
+  }
+
+  // Builds `plan` and starts its row: what it is and, with --plan-time, what building it cost.
+  Row plan_row(const std::string& spec, std::size_t block_bytes,
+               std::unique_ptr<Exchange>& plan) const {
+    const PlanCost cost = build_plan(spec, block_bytes, plan);
+    Row row;
+    if (options_.plan_time) row.plan = cost.cells;
+    row.block_bytes = block_bytes;
+    row.spec = spec;
+    row.exchange = plan->describe();
+    row.check = "-";
+    return row;
   }
 
   // --buffers heap: ordinary zeroed memory (as a std::vector's), or folded under --fold-memory.
@@ -234,7 +261,9 @@ class AlltoallBenchmark {
   void report_progress(const Row& row) const {
     if (!is_printing_rank() || !isatty(STDERR_FILENO)) return;
     std::cerr << "  done: " << row.block_bytes << " B  " << row.exchange << "  "
-              << format("%.2f", row.median_seconds * 1e6) << " us\n";
+              << (row.plan_only ? "plan " + format("%.3f", row.plan->seconds * 1e3) + " ms"
+                                : format("%.2f", row.median_seconds * 1e6) + " us")
+              << '\n';
   }
 
   const AlltoallOptions& options_;
@@ -282,9 +311,11 @@ cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::
   cli::MemoryEstimate estimate;
   // Folded (--fold-memory), there is no pattern, and buffers and scratch take memory only where
   // they come from a shared window (mpml, nmpml, onmpml): at most what they would unfolded.
-  estimate.per_rank = {{"send pattern", options.fold_memory ? 0.0 : buffer_bytes},
+  // Plan only (--plan-only), there are neither pattern nor buffers: only one plan's scratch.
+  const bool pattern = !options.fold_memory && !options.plan_only;
+  estimate.per_rank = {{"send pattern", pattern ? buffer_bytes : 0.0},
                        {"MPI_Alltoall's result", options.validate ? buffer_bytes : 0.0},
-                       {"plans' buffers", buffers, options.fold_memory},
+                       {"plans' buffers", options.plan_only ? 0.0 : buffers, options.fold_memory},
                        {"plans' scratch", scratch, true}};
   return estimate;
 }
@@ -307,6 +338,22 @@ std::optional<FoldedMemory> fold_memory_if_asked(const AlltoallOptions& options)
   return std::optional<FoldedMemory>(std::in_place);
 }
 
+// --plan-only builds and measures every plan and runs none: an option that only means something
+// for runs is refused beside it, naming both.
+void check_plan_only(const AlltoallOptions& options) {
+  if (!options.plan_only) return;
+  for (const CLI::Option* option : options.run_options) {
+    if (option->count() == 0) continue;
+    const std::string name = option->get_name();
+    throw UsageError(name +
+                     " and --plan-only cannot be combined: --plan-only builds and "
+                     "measures every plan (its build time and heap) but runs no "
+                     "exchange, and " +
+                     name + " is about runs; drop " + name +
+                     " to plan only, or --plan-only to run");
+  }
+}
+
 // The header's words for --fold-memory, also appended to the `simulated` text of the JSON
 // context and of every CSV row.
 constexpr const char* kFoldedText =
@@ -314,7 +361,68 @@ constexpr const char* kFoldedText =
     "SMPI_SHARED_MALLOC, shared by all ranks, but a shared window's; contents meaningless, not "
     "checked; local copies run on cache-resident pages, so they are timed too fast)";
 
-int run_alltoall(const AlltoallOptions& options) {
+// Everything is checked before anything runs, without building a plan: a bad value or a named
+// backend that cannot run this layout is an error; one that came in through `all` is left out,
+// its reason added to `refusals`.
+std::vector<std::string> runnable_specs(const std::vector<cli::ExchangeChoice>& specs,
+                                        const RankMap& ranks, std::vector<std::string>& refusals) {
+  std::vector<std::string> runnable;
+  for (const auto& [spec, from_all] : specs) {
+    const std::string why = backend_refusal(spec, ranks);
+    if (why.empty()) {
+      runnable.push_back(spec);
+    } else if (from_all) {
+      refusals.push_back(spec + ": " + why);
+    } else {
+      throw UsageError(spec + " cannot run on " + ranks.layout + ": " + why);
+    }
+  }
+  return runnable;
+}
+
+// The console's settings line: how rows are timed (or that nothing runs), and the options that
+// change what a row means.
+std::string settings_text(const AlltoallOptions& options, Order order) {
+  const std::string plan_text =
+      "plan: seconds to build each plan (max over ranks) and the heap it holds per rank "
+      "(malloc's bytes in use; " +
+      std::string(A2AFFT_SMPI ? "the simulation process's growth / P" : "max over ranks") + ")";
+  std::string text;
+  if (options.plan_only) {
+    text =
+        "plan only (--plan-only): every plan built and measured, one at a time, and no "
+        "exchange run, so rows have no times; " +
+        plan_text;
+  } else {
+    text = std::to_string(options.iterations) + " timed runs after " +
+           std::to_string(options.warmup) + " warm-up runs; a run's time is the max over ranks; " +
+           to_string(order) + "; buffers: " + options.buffers +
+           (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
+           (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
+                             "(phases overlap waits, so they need not add up)"
+                           : "") +
+           (options.plan_time ? "; " + plan_text : "");
+  }
+  return text + (options.fold_memory ? std::string("; ") + kFoldedText : "");
+}
+
+// The JSON's "settings": a plan-only run's iterations and warm-ups are none.
+nlohmann::json settings_json(const AlltoallOptions& options) {
+  return {{"iterations", options.plan_only ? 0 : options.iterations},
+          {"warmup", options.plan_only ? 0 : options.warmup},
+          {"validate", options.validate},
+          {"buffers", options.buffers},
+          {"order", options.plan_only ? "sequential" : options.order},
+          {"fold_memory", options.fold_memory},
+          {"plan_only", options.plan_only},
+          {"time",
+           options.plan_only ? "none: plan only, no exchange run" : "max over ranks of each run"}};
+}
+
+int run_alltoall(const AlltoallOptions& given) {
+  check_plan_only(given);
+  AlltoallOptions options = given;
+  options.plan_time = options.plan_time || options.plan_only;  // --plan-only measures the plans
   // Before any plan, report or check: every buffer from here on is folded.
   const std::optional<FoldedMemory> folded = fold_memory_if_asked(options);
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
@@ -334,27 +442,16 @@ int run_alltoall(const AlltoallOptions& options) {
     cli::check_buffer_fits(block_bytes, ranks.size(), "--sizes");
   }
 
-  // Everything is checked before anything runs, without building a plan: a bad value or a named
-  // backend that cannot run this layout is an error; one that came in through `all` is left out
-  // with its reason printed.
-  std::vector<std::string> runnable;
   std::vector<std::string> refusals;
-  for (const auto& [spec, from_all] : specs) {
-    const std::string why = backend_refusal(spec, ranks);
-    if (why.empty()) {
-      runnable.push_back(spec);
-    } else if (from_all) {
-      refusals.push_back(spec + ": " + why);
-    } else {
-      throw UsageError(spec + " cannot run on " + ranks.layout + ": " + why);
-    }
-  }
+  const std::vector<std::string> runnable = runnable_specs(specs, ranks, refusals);
 
   // Send and receive buffers per plan at the largest size, all plans of one size at once.
   const std::size_t largest_block = *std::max_element(sizes.begin(), sizes.end());
   const double bytes_per_rank =
       2.0 * static_cast<double>(largest_block) * static_cast<double>(ranks.size());
-  const Order order = choose_order(options.order, bytes_per_rank, ranks, runnable.size());
+  const Order order = options.plan_only
+                          ? Order::sequential
+                          : choose_order(options.order, bytes_per_rank, ranks, runnable.size());
   cli::check_memory_fits(alltoall_memory(runnable, largest_block, ranks, order, options), ranks,
                          "alltoall --sizes=" + std::to_string(largest_block));
   CopyRates copy_rates;
@@ -364,29 +461,8 @@ int run_alltoall(const AlltoallOptions& options) {
           MPI_COMM_WORLD, block_bytes * static_cast<std::size_t>(ranks.size()));
   }
   report::Reporters reporters(is_printing_rank(), std::cout, options.files);
-  report::Header header{
-      report::collect_context(ranks, "a2afft alltoall"),
-      std::to_string(options.iterations) + " timed runs after " + std::to_string(options.warmup) +
-          " warm-up runs; a run's time is the max over ranks; " + to_string(order) + "; buffers: " +
-          options.buffers + (options.buffers == "exchange" ? " (each plan's allocate())" : "") +
-          (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
-                            "(phases overlap waits, so they need not add up)"
-                          : "") +
-          (options.plan_time
-               ? "; plan: seconds to build each plan (max over ranks) and the heap it "
-                 "holds per rank (malloc's bytes in use; " +
-                     std::string(A2AFFT_SMPI ? "the simulation process's growth / P"
-                                             : "max over ranks") +
-                     ")"
-               : "") +
-          (options.fold_memory ? std::string("; ") + kFoldedText : ""),
-      {{"iterations", options.iterations},
-       {"warmup", options.warmup},
-       {"validate", options.validate},
-       {"buffers", options.buffers},
-       {"order", options.order},
-       {"fold_memory", options.fold_memory},
-       {"time", "max over ranks of each run"}}};
+  report::Header header{report::collect_context(ranks, "a2afft alltoall"),
+                        settings_text(options, order), settings_json(options)};
   if (options.roofline) describe_copy_rates(copy_rates, ranks.size(), header);
   reporters.report_context(header);
   if (is_printing_rank()) {
@@ -396,8 +472,18 @@ int run_alltoall(const AlltoallOptions& options) {
   }
 
   AlltoallBenchmark benchmark(options, ranks, layout, order, copy_rates);
-  for (const std::size_t block_bytes : sizes)
-    benchmark.run_size(block_bytes, runnable);
+  // Plan only, the files are rewritten after every plan (one at P = 4,096 takes minutes in
+  // simulation), so a stopped run keeps the rows it finished; the console's table comes last.
+  report::Reporters files = report::Reporters::files_only(is_printing_rank(), options.files);
+  files.report_context(header);
+  for (const std::size_t block_bytes : sizes) {
+    if (options.plan_only) {
+      benchmark.plan_size(block_bytes, runnable,
+                          [&](const std::vector<Row>& rows) { files.report_runs(rows); });
+    } else {
+      benchmark.run_size(block_bytes, runnable);
+    }
+  }
 
   const auto& rows = benchmark.rows();
   const bool any_failed =
@@ -440,6 +526,13 @@ Runner add_alltoall(CLI::App& app) {
                     "Also report how long each plan took to build (max over ranks) and the heap "
                     "it holds per rank (malloc's bytes in use after it was built, less before)");
   command->add_flag(
+      "--plan-only", options->plan_only,
+      "Build every plan, one at a time, and measure it as --plan-time does, but run no exchange: "
+      "rows have a plan time and heap and no times, and every report says plan only. For the "
+      "planning cost at scale (in simulation a run at P = 4,096 posts P^2 messages). Options "
+      "about runs (--validate, --iters, --warmup, --phases, --roofline, --buffers, --order) are "
+      "refused beside it");
+  command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");
   command->add_flag("--phases", options->phases,
@@ -467,6 +560,9 @@ Runner add_alltoall(CLI::App& app) {
   command->add_option("--json", options->files.json_path, "Also write the results as JSON to FILE");
   command->add_option("--csv", options->files.csv_path, "Also write the results as CSV to FILE");
   options->layout.add_to(*command);
+  for (const char* name :
+       {"--validate", "--iters", "--warmup", "--phases", "--roofline", "--buffers", "--order"})
+    options->run_options.push_back(command->get_option(name));
   return [options] { return run_alltoall(*options); };
 }
 

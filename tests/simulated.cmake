@@ -69,6 +69,12 @@ add_test(NAME simulated.reports_say_simulated
 # so everywhere; with --validate it is one error naming both options.
 add_test(NAME simulated.fold_memory
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/fold_memory.sh ${A2AFFT_SIMULATE})
+# Plan only (alltoall --plan-only), folded, as the planning study at scale runs it: every row has
+# a plan time and heap and no run time, and every report says plan only and simulated.
+add_test(NAME simulated.plan_only
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/alltoall_plan_only.sh 2 ${A2AFFT_SIMULATE}
+                 --platform test-cluster --ranks 16 --ranks-per-node 4 -- a2afft alltoall
+                 --plan-only --fold-memory -x tra,node-aware --sizes 1KiB)
 add_test(NAME simulated.cli.error.fold_memory_with_validate
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "--validate and --fold-memory cannot be combined" ${A2AFFT_SIMULATE}
@@ -95,7 +101,7 @@ add_test(NAME simulated.simulate.abort_fails
          COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 3 --alltoall pair -- a2afft alltoall --exchange mpi --sizes 1KiB; echo exit=$?")
 set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPRESSION
   "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
-set_tests_properties(simulated.reports_say_simulated simulated.fold_memory
+set_tests_properties(simulated.reports_say_simulated simulated.fold_memory simulated.plan_only
                      simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange
                      simulated.cli.error.memory_counts_every_simulated_rank simulated.hpcc_length
                      simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES

@@ -31,12 +31,13 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
                                       [](const AlltoallRow& row) { return row.exchange == "mpi"; });
   const bool validated = std::any_of(rows.begin(), rows.end(),
                                      [](const AlltoallRow& row) { return row.check != "-"; });
-  std::vector<TextTable::Column> columns = {{"block [B]", true},
-                                            {"exchange"},
-                                            {"median [us]", true},
-                                            {"min [us]", true},
-                                            {"max [us]", true}};
-  if (has_vendor) columns.push_back({"vs mpi", true});
+  // Plan only (--plan-only), nothing ran: no time columns at all.
+  const bool timed = any_timed(rows);
+  std::vector<TextTable::Column> columns = {{"block [B]", true}, {"exchange"}};
+  if (timed) {
+    columns.insert(columns.end(), {{"median [us]", true}, {"min [us]", true}, {"max [us]", true}});
+  }
+  if (has_vendor && timed) columns.push_back({"vs mpi", true});
   const bool roofline = any_copy_bound(rows);
   if (roofline) {
     columns.insert(columns.end(),
@@ -51,12 +52,15 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   if (validated) columns.push_back({"check"});
   TextTable table(columns);
   for (const AlltoallRow& row : rows) {
-    std::vector<std::string> cells = {std::to_string(row.block_bytes), row.exchange,
-                                      microseconds(row.median_seconds),
-                                      microseconds(row.min_seconds), microseconds(row.max_seconds)};
-    if (has_vendor) {
+    std::vector<std::string> cells = {std::to_string(row.block_bytes), row.exchange};
+    if (timed) {
+      for (const double seconds : {row.median_seconds, row.min_seconds, row.max_seconds})
+        cells.push_back(row.plan_only ? "-" : microseconds(seconds));
+    }
+    if (has_vendor && timed) {
       const double vendor = vendor_median_seconds(rows, row.block_bytes);
-      cells.push_back(vendor > 0 ? format("%.2fx", row.median_seconds / vendor) : "-");
+      cells.push_back(vendor > 0 && !row.plan_only ? format("%.2fx", row.median_seconds / vendor)
+                                                   : "-");
     }
     if (row.copy_bound) {
       const CopyBoundCells& bound = *row.copy_bound;

@@ -16,7 +16,8 @@ class ConsoleReporter final : public Reporter {
       : out_(out), exchange_header_(std::move(exchange_header)) {}
   void report_context(const Header& header) override;
   /// Times in microseconds, `vs mpi` when the vendor ran, a column per phase, `check` when
-  /// validated; then a `FAIL` line per failed row saying what failed.
+  /// validated, the plan's cost with --plan-time (no time columns when every row is plan only);
+  /// then a `FAIL` line per failed row saying what failed.
   void report_runs(const std::vector<AlltoallRow>& rows) override;
   /// Times in milliseconds; `-` where a row has no transpose/compute split or no FFTW-MPI error.
   void report_runs(const std::vector<FftRow>& rows) override;

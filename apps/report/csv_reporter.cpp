@@ -82,14 +82,19 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   // Likewise the plan time's, only when asked for (--plan-time).
   const bool plan_time = any_plan_time(rows);
   if (plan_time) header.insert(header.end(), {"plan_s", "plan_heap_bytes_per_rank"});
+  // And a plan-only run's (--plan-only) `run` column, which says so on every row; its time
+  // cells are empty, never zeros.
+  const bool plan_only = any_plan_only(rows);
+  if (plan_only) header.push_back("run");
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {
+    const auto time = [&](double seconds) { return row.plan_only ? "" : number(seconds); };
     std::vector<std::string> cells = {std::to_string(row.block_bytes),
                                       row.spec,
                                       row.exchange,
-                                      number(row.median_seconds),
-                                      number(row.min_seconds),
-                                      number(row.max_seconds)};
+                                      time(row.median_seconds),
+                                      time(row.min_seconds),
+                                      time(row.max_seconds)};
     for (const std::string& name : phases) {
       const auto it = row.phase_median_seconds.find(name);
       cells.push_back(it == row.phase_median_seconds.end() ? "" : number(it->second));
@@ -106,6 +111,7 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     } else if (plan_time) {
       cells.insert(cells.end(), 2, "");
     }
+    if (plan_only) cells.push_back(row.plan_only ? "plan only (built and measured, not run)" : "");
     csv.add_row(cells);
   }
 }

@@ -16,13 +16,17 @@ nlohmann::json to_json(const Summary& summary) {
 }
 
 nlohmann::json to_json(const AlltoallRow& row) {
-  nlohmann::json item = {{"block_bytes", row.block_bytes},
-                         {"spec", row.spec},
-                         {"exchange", row.exchange},
-                         {"median_seconds", row.median_seconds},
-                         {"min_seconds", row.min_seconds},
-                         {"max_seconds", row.max_seconds},
-                         {"check", row.check}};
+  nlohmann::json item = {
+      {"block_bytes", row.block_bytes}, {"spec", row.spec}, {"exchange", row.exchange}};
+  // A plan-only row was never run: no times at all, rather than zeros.
+  if (row.plan_only) {
+    item["plan_only"] = true;
+  } else {
+    item["median_seconds"] = row.median_seconds;
+    item["min_seconds"] = row.min_seconds;
+    item["max_seconds"] = row.max_seconds;
+  }
+  item["check"] = row.check;
   if (!row.phase_median_seconds.empty()) item["phase_median_seconds"] = row.phase_median_seconds;
   if (row.plan) {
     item["plan_seconds"] = row.plan->seconds;

@@ -15,6 +15,16 @@ Reporters::Reporters(bool printing, std::ostream& console, const ReportFiles& fi
   if (!files.csv_path.empty()) reporters_.push_back(std::make_unique<CsvReporter>(files.csv_path));
 }
 
+Reporters Reporters::files_only(bool printing, const ReportFiles& files) {
+  Reporters reporters;
+  if (!printing) return reporters;
+  if (!files.json_path.empty())
+    reporters.reporters_.push_back(std::make_unique<JsonReporter>(files.json_path));
+  if (!files.csv_path.empty())
+    reporters.reporters_.push_back(std::make_unique<CsvReporter>(files.csv_path));
+  return reporters;
+}
+
 void Reporters::report_context(const Header& header) {
   for (const auto& reporter : reporters_)
     reporter->report_context(header);

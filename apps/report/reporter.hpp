@@ -36,6 +36,9 @@ class Reporters final : public Reporter {
   Reporters() = default;
   Reporters(bool printing, std::ostream& console, const ReportFiles& files,
             const std::string& exchange_header = "exchange");
+  /// The JSON and CSV reporters alone, for a command that rewrites its files after every row
+  /// (`alltoall --plan-only`): report_context() once, then report_runs() with the rows so far.
+  static Reporters files_only(bool printing, const ReportFiles& files);
   void report_context(const Header& header) override;
   void report_runs(const std::vector<AlltoallRow>& rows) override;
   void report_runs(const std::vector<FftRow>& rows) override;

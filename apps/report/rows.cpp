@@ -29,9 +29,20 @@ bool any_plan_time(const std::vector<AlltoallRow>& rows) {
                      [](const AlltoallRow& row) { return row.plan.has_value(); });
 }
 
+bool any_plan_only(const std::vector<AlltoallRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const AlltoallRow& row) { return row.plan_only; });
+}
+
+bool any_timed(const std::vector<AlltoallRow>& rows) {
+  return !std::all_of(rows.begin(), rows.end(),
+                      [](const AlltoallRow& row) { return row.plan_only; });
+}
+
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes) {
   for (const AlltoallRow& row : rows) {
-    if (row.block_bytes == block_bytes && row.exchange == "mpi") return row.median_seconds;
+    if (row.block_bytes == block_bytes && row.exchange == "mpi" && !row.plan_only)
+      return row.median_seconds;
   }
   return 0.0;
 }

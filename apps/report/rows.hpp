@@ -54,7 +54,8 @@ struct PlanCostCells {
 };
 
 /// One exchange at one block size (`a2afft alltoall`). A run's time is the max over ranks; the
-/// seconds are the median, min and max over the timed runs.
+/// seconds are the median, min and max over the timed runs. A plan-only row (--plan-only) was
+/// built and measured but never run: it has `plan` and no times, and reporters leave them out.
 struct AlltoallRow {
   std::size_t block_bytes = 0;
   std::string spec;      // as given
@@ -65,6 +66,7 @@ struct AlltoallRow {
   std::map<std::string, double> phase_median_seconds;  // --phases: per run the max over ranks
   std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
   std::optional<PlanCostCells> plan{};                 // --plan-time
+  bool plan_only = false;                              // --plan-only: built, never run
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
@@ -98,6 +100,12 @@ bool any_copy_bound(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row has a plan time (alltoall --plan-time): then every reporter adds its column.
 bool any_plan_time(const std::vector<AlltoallRow>& rows);
+
+/// Whether any row is plan only (alltoall --plan-only): then the files say so on every row.
+bool any_plan_only(const std::vector<AlltoallRow>& rows);
+
+/// Whether any row was run and timed: the console's time columns only then.
+bool any_timed(const std::vector<AlltoallRow>& rows);
 
 /// The median of `mpi` at `block_bytes`, for the ratio column; 0 when it was not run.
 double vendor_median_seconds(const std::vector<AlltoallRow>& rows, std::size_t block_bytes);

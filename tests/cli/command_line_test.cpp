@@ -71,6 +71,11 @@ const std::vector<ErrorCase>& error_cases() {
      R"re(--fold-memory needs the simulated build \(SimGrid SMPI)re"},
     {"fold_memory_with_validate", 1, {}, {"alltoall", "--fold-memory", "--validate"},
      R"re(--validate and --fold-memory cannot be combined)re"},
+    // --plan-only runs no exchange: an option about runs beside it is one error naming both.
+    {"plan_only_with_validate", 2, {}, {"alltoall", "--plan-only", "--validate"},
+     R"re(--validate and --plan-only cannot be combined: --plan-only builds and measures every plan .* but runs no exchange)re"},
+    {"plan_only_with_iters", 1, {}, {"alltoall", "--iters", "3", "--plan-only"},
+     R"re(--iters and --plan-only cannot be combined)re"},
     {"memory_fft3d", 2, {}, {"fft3d", "--size", "4096"},
      R"re(fft3d --size=4096x4096x4096 on a 2x1 grid needs about .* per rank \(plans' arrays .*for certain for the 2 ranks on host .* available \(.*\); use smaller sizes)re"},
     // Rank 0 gathers FFTW-MPI's output as the reference too, where the build has the engine

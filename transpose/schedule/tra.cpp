@@ -1,5 +1,7 @@
 #include "schedule/tra.hpp"
 
+#include <algorithm>
+
 namespace a2afft::detail::schedule {
 
 int radix_digits(long value, long radix) {
@@ -41,16 +43,24 @@ TraHops tra_hops(long distance, long radix) {
   return hops;
 }
 
+// One pass over the blocks per digit position, each block dealt to the round of its digit: w P
+// steps per rank. Scanning every block for every digit value, as the rounds are defined, took
+// w (r - 1) P: P^1.5 at the default radix sqrt(P), P^2 at radix P (the planning study at scale,
+// docs/results/simulated-scale.md).
 std::vector<TraRound> tra_rounds(long ranks, long radix) {
   std::vector<TraRound> rounds;
   const int width = radix_digits(ranks - 1, radix);
   for (int position = 0; position < width; ++position) {
     const long place = integer_power(radix, position);
-    for (long value = 1; value < radix; ++value) {
-      TraRound round{position, value, value * place, {}};
-      for (long block = 1; block < ranks; ++block) {
-        if (radix_digit(block, position, radix) == value) round.blocks.push_back(block);
-      }
+    // Digit values above (P - 1) / r^x never occur: no more rounds than there are values.
+    const long values = std::min(radix, (ranks - 1) / place + 1);
+    std::vector<TraRound> by_value;
+    for (long value = 0; value < values; ++value)
+      by_value.push_back({position, value, value * place, {}});
+    for (long block = 1; block < ranks; ++block)
+      by_value[static_cast<std::size_t>((block / place) % radix)].blocks.push_back(block);
+    for (long value = 1; value < values; ++value) {
+      TraRound& round = by_value[static_cast<std::size_t>(value)];
       if (!round.blocks.empty()) rounds.push_back(std::move(round));
     }
   }
