@@ -114,7 +114,9 @@ TEST(Padding, truncating_a_padded_plane_gives_its_modes_back) {
     for (std::size_t i = 0; i < padded.size(); ++i) {
       ASSERT_NE(padded[i], (Complex{99, 99})) << "value " << i << " never written";
       const std::size_t z = (i / c.batch) % c.z.padded;
-      if (z >= first_zero && z < c.z.low() + gap) ASSERT_EQ(padded[i], Complex{}) << "value " << i;
+      if (z >= first_zero && z < c.z.low() + gap) {
+        ASSERT_EQ(padded[i], Complex{}) << "value " << i;
+      }
     }
     std::vector<Complex> back(modes.size());
     for (std::size_t plane = 0; plane < kPlanes; ++plane)
