@@ -20,8 +20,7 @@ namespace {
 using Point = fftw_complex;
 
 double seconds_now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 Point* huge_page_array(std::size_t points) {
@@ -58,16 +57,16 @@ int main(int argc, char** argv) {
   const std::size_t plane = std::size_t(n) * n, points = plane * n;
   Point* work = huge_page_array(points);
   Point* out = huge_page_array(points);
-  const double one_axis_mflop = 5.0 * n * std::log2(double(n)) * plane * 1e-6;  // one axis, n^2 lines
+  const double one_axis_mflop =
+      5.0 * n * std::log2(double(n)) * plane * 1e-6;  // one axis, n^2 lines
   const auto row = [&](const char* what, double ms, double axes) {
     std::printf("| %-62s | %8.2f | %6.1f |\n", what, ms, axes * one_axis_mflop / ms);
   };
   // Plans first (FFTW_MEASURE writes the arrays), then the data.
   fftw_plan whole = fftw_plan_dft_3d(n, n, n, work, work, FFTW_FORWARD, FFTW_MEASURE);
   int sides[2] = {n, n};
-  fftw_plan plane_2d =
-      fftw_plan_many_dft(2, sides, 1, work, nullptr, 1, 0, work, nullptr, 1, 0, FFTW_FORWARD,
-                         FFTW_MEASURE);
+  fftw_plan plane_2d = fftw_plan_many_dft(2, sides, 1, work, nullptr, 1, 0, work, nullptr, 1, 0,
+                                          FFTW_FORWARD, FFTW_MEASURE);
   fftw_plan z_rows = lines(n, 1, int(plane), n, work, work);
   fftw_plan y_in_plane = lines(n, n, n, 1, work, work);
   fftw_plan x_across = lines(n, int(plane), n, 1, out, out);
@@ -79,14 +78,16 @@ int main(int argc, char** argv) {
   std::printf("n = %d, %.0f MiB per array\n\n| what | ms | GFlop/s |\n|---|---|---|\n", n,
               points * sizeof(Point) / 1048576.0);
   row("FFTW's own 3D plan, in place", median_ms([&] { fftw_execute(whole); }), 3);
-  row("z: contiguous rows of the whole array, in place",
-      median_ms([&] { fftw_execute(z_rows); }), 1);
+  row("z: contiguous rows of the whole array, in place", median_ms([&] { fftw_execute(z_rows); }),
+      1);
   row("y: stride n inside each x plane, in place, plane by plane", median_ms([&] {
-        for (int x = 0; x < n; ++x) fftw_execute_dft(y_in_plane, work + x * plane, work + x * plane);
+        for (int x = 0; x < n; ++x)
+          fftw_execute_dft(y_in_plane, work + x * plane, work + x * plane);
       }),
       1);
   row("z and y: FFTW's 2D plan of each x plane, in place (a2afft's slab stage)", median_ms([&] {
-        for (int x = 0; x < n; ++x) fftw_execute_dft(plane_2d, work + x * plane, work + x * plane);
+        for (int x = 0; x < n; ++x)
+          fftw_execute_dft(plane_2d, work + x * plane, work + x * plane);
       }),
       2);
   row("x, x-major: copy a y plane's n runs, transform at stride n^2 (one rank today)",
@@ -111,12 +112,14 @@ int main(int argc, char** argv) {
   fftw_plan in_cache = lines(n, 1, 16, n, work, out);
   fftw_plan in_cache_strided = lines(n, n, n, 1, work, work);
   const double lines_16 = median_ms([&] {
-    for (int i = 0; i < 1000; ++i) fftw_execute(in_cache);
+    for (int i = 0; i < 1000; ++i)
+      fftw_execute(in_cache);
   });
   std::printf("\nin cache: 16 contiguous %d-point lines out of place %.1f GFlop/s; ", n,
               5.0 * n * std::log2(double(n)) * 16 * 1000 * 1e-6 / lines_16);
   const double plane_strided = median_ms([&] {
-    for (int i = 0; i < 20; ++i) fftw_execute(in_cache_strided);
+    for (int i = 0; i < 20; ++i)
+      fftw_execute(in_cache_strided);
   });
   std::printf("one %dx%d plane at stride %d in place %.1f GFlop/s\n", n, n, n,
               20 * one_axis_mflop / n / plane_strided);
