@@ -168,9 +168,9 @@ class AlltoallBenchmark {
   // Builds `plan` and starts its row: what it is and, with --plan-time, what building it cost.
   Row plan_row(const std::string& spec, std::size_t block_bytes,
                std::unique_ptr<Exchange>& plan) const {
-    const PlanCost cost = build_plan(spec, block_bytes, plan);
+    const report::PlanCostCells cost = build_plan(spec, block_bytes, plan);
     Row row;
-    if (options_.plan_time) row.plan = cost.cells;
+    if (options_.plan_time) row.plan = cost;
     row.block_bytes = block_bytes;
     row.spec = spec;
     row.exchange = plan->describe();
@@ -192,33 +192,29 @@ class AlltoallBenchmark {
     return max_value;
   }
 
-  struct PlanCost {
-    report::PlanCostCells cells;
-  };
-
   // Builds `plan` (collective) and measures it: seconds, and the heap it holds. The heap is read
   // between barriers, so that no rank allocates while it is read. In the simulated build all
   // ranks share one process and one malloc, so rank 0's reading covers every rank's plan, and
   // only rank 0 reads: mallinfo2() walks the whole heap, and 4,096 readings took minutes.
-  PlanCost build_plan(const std::string& spec, std::size_t block_bytes,
-                      std::unique_ptr<Exchange>& plan) const {
+  report::PlanCostCells build_plan(const std::string& spec, std::size_t block_bytes,
+                                   std::unique_ptr<Exchange>& plan) const {
     const bool reads_heap = options_.plan_time && (!A2AFFT_SMPI || ranks_.rank == 0);
     if (options_.plan_time) MPI_Barrier(MPI_COMM_WORLD);
     const double heap_before = reads_heap ? heap_bytes_in_use() : 0.0;
     const double seconds = timing::timed_run(
         MPI_COMM_WORLD, [&] { plan = make_exchange(MPI_COMM_WORLD, block_bytes, spec, layout_); });
-    PlanCost cost;
+    report::PlanCostCells cost;
     if (!options_.plan_time) return cost;
     MPI_Barrier(MPI_COMM_WORLD);
     const double heap_growth = reads_heap ? heap_bytes_in_use() - heap_before : 0.0;
     MPI_Barrier(MPI_COMM_WORLD);
-    cost.cells.seconds = max_over_ranks(seconds);
+    cost.seconds = max_over_ranks(seconds);
 #if A2AFFT_SMPI
     double process_growth = heap_growth;
     MPI_Bcast(&process_growth, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    cost.cells.heap_bytes_per_rank = process_growth / ranks_.size();
+    cost.heap_bytes_per_rank = process_growth / ranks_.size();
 #else
-    cost.cells.heap_bytes_per_rank = max_over_ranks(heap_growth);
+    cost.heap_bytes_per_rank = max_over_ranks(heap_growth);
 #endif
     return cost;
   }
