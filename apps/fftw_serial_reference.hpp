@@ -14,7 +14,9 @@
 
 namespace a2afft::commands {
 
-/// FFTW's serial calls of one precision (fftw_ or fftwf_), for the reference rows.
+/// FFTW's serial calls of one precision (fftw_ or fftwf_), for the reference rows. Not the
+/// engine's table (fft/fftw_plan.hpp: the guru64 interface, behind the library): apps/ sees only
+/// public headers, and these rows plan the whole array with FFTW's plain many-plan calls.
 template <typename Real>
 struct FftwApi;
 template <>
