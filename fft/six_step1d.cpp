@@ -62,8 +62,10 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
   const std::size_t batch = options.batch;
   const std::size_t local = local_scalars();
   const Spec& spec = options.exchange;
-  // Every sweep that packs unpacks in step with it (one run length per row), so all three
-  // transposes can leave our own block in place: auto times its candidates that way.
+  // The exchange after the sweep that unpacks and packs runs finds our own block left in place;
+  // the other two send it (after a local transpose into send, and after the sweep that gathers
+  // columns, which still reads there). auto times its candidates as that one runs: timed with
+  // the whole exchange, it had picked slower backends for these plans (docs/backends.md).
   const ExchangeProblem problem{topology, geometry_.block_bytes(batch * sizeof(Complex)), true};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
