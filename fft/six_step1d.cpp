@@ -35,10 +35,14 @@ std::size_t rows_per_chunk(std::size_t row_bytes, std::size_t cache_bytes) {
   return std::max(quarter, std::min<std::size_t>(16, fitting));
 }
 
-// The L2 hwloc reports, or 1 MiB (this project's machine's) when it reports none.
+// The L2 hwloc reports, or 1 MiB (this project's machine's) when it reports none. Probed once
+// per process: loading hwloc's topology for every plan would cost each simulated rank its load.
 std::size_t core_cache_bytes() {
-  const std::size_t probed = probe_core_cache_bytes();
-  return probed != 0 ? probed : std::size_t{1} << 20;
+  static const std::size_t bytes = [] {
+    const std::size_t probed = probe_core_cache_bytes();
+    return probed != 0 ? probed : std::size_t{1} << 20;
+  }();
+  return bytes;
 }
 
 // The interleaved fields of a batch, as FFTW's innermost howmany loop (none for one field).
