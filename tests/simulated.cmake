@@ -75,6 +75,17 @@ add_test(NAME simulated.plan_only
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/alltoall_plan_only.sh 2 ${A2AFFT_SIMULATE}
                  --platform test-cluster --ranks 16 --ranks-per-node 4 -- a2afft alltoall
                  --plan-only --fold-memory -x tra,node-aware --sizes 1KiB)
+# nonblocking in simulation: its default batch is bounded (4) and every report says so and why;
+# an explicit batch runs as given, but 16 or more on 256 ranks, where SMPI 3.32 crashed, is one
+# error naming the value, what is valid and why (4 hosts of 64 on theta-like; refused while
+# planning, before any exchange: 5 s).
+add_test(NAME simulated.nonblocking_bounded
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/nonblocking_bounded.sh ${A2AFFT_SIMULATE})
+add_test(NAME simulated.cli.error.nonblocking_batch_that_crashes_np256
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
+                 "nonblocking:batch=all cannot run on .*batch=all puts 255 exchanges of every rank in flight at once, and SimGrid SMPI 3\\.32's flow solver crashed \\(SIGSEGV\\) on 256 ranks .*give batch=1 to 15, or none \\(the simulated default is 4\\)"
+                 ${A2AFFT_SIMULATE} --platform theta-like --ranks 256 -- a2afft alltoall
+                 --exchange nonblocking:batch=all --sizes 1 --iters 1 --warmup 0)
 add_test(NAME simulated.cli.error.fold_memory_with_validate
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "--validate and --fold-memory cannot be combined" ${A2AFFT_SIMULATE}
@@ -102,6 +113,7 @@ add_test(NAME simulated.simulate.abort_fails
 set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPRESSION
   "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
 set_tests_properties(simulated.reports_say_simulated simulated.fold_memory simulated.plan_only
+                     simulated.nonblocking_bounded simulated.cli.error.nonblocking_batch_that_crashes_np256
                      simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange
                      simulated.cli.error.memory_counts_every_simulated_rank simulated.hpcc_length
                      simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES

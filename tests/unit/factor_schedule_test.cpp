@@ -70,6 +70,56 @@ TEST(ShiftedSchedule, each_step_is_a_permutation_that_inverts) {
   }
 }
 
+// nonblocking's batch: natively all P-1 by default; simulated, the default is capped (and says
+// so), an explicit batch is honoured, and batches measured to crash SMPI 3.32 are refused.
+TEST(NonblockingBatch, native_default_is_all_partners_and_explicit_batches_are_capped_at_them) {
+  for (const int ranks : {1, 2, 64, 256, 1024}) {
+    const NonblockingBatch all = nonblocking_batch(ranks, std::nullopt, false);
+    EXPECT_EQ(all.batch, std::max(1, ranks - 1)) << ranks;
+    EXPECT_FALSE(all.bounded_in_simulation);
+    EXPECT_FALSE(all.crashes_simulator);
+    const NonblockingBatch given = nonblocking_batch(ranks, 5000, false);
+    EXPECT_EQ(given.batch, std::max(1, ranks - 1)) << ranks;
+    EXPECT_FALSE(given.crashes_simulator) << ranks;
+  }
+  EXPECT_EQ(nonblocking_batch(64, 7, false).batch, 7);
+}
+
+TEST(NonblockingBatch, simulated_default_is_bounded_only_where_it_would_be_more) {
+  const int bound = kSimulatedNonblockingBatch;
+  const NonblockingBatch small = nonblocking_batch(bound + 1, std::nullopt, true);
+  EXPECT_EQ(small.batch, bound);
+  EXPECT_FALSE(small.bounded_in_simulation);
+  for (const int ranks : {bound + 2, 64, 256, 1024, 4096}) {
+    const NonblockingBatch bounded = nonblocking_batch(ranks, std::nullopt, true);
+    EXPECT_EQ(bounded.batch, bound) << ranks;
+    EXPECT_TRUE(bounded.bounded_in_simulation) << ranks;
+    EXPECT_FALSE(bounded.crashes_simulator) << ranks;
+  }
+}
+
+TEST(NonblockingBatch, simulated_explicit_batch_is_honoured_unless_measured_to_crash) {
+  const int ranks_crash = kSimulatedCrashRanks;
+  const int batch_crash = kSimulatedCrashBatch;
+  ASSERT_LT(kSimulatedNonblockingBatch, batch_crash);  // the default never crashes
+  const NonblockingBatch below = nonblocking_batch(ranks_crash - 1, ranks_crash - 2, true);  // all
+  EXPECT_EQ(below.batch, ranks_crash - 2);
+  EXPECT_FALSE(below.crashes_simulator);
+  EXPECT_FALSE(below.bounded_in_simulation);
+  for (const int ranks : {ranks_crash, 1024}) {
+    for (const long given : {long{batch_crash}, long{ranks - 1}, 1L << 30}) {
+      const NonblockingBatch large = nonblocking_batch(ranks, given, true);
+      EXPECT_EQ(large.batch, std::min<long>(given, ranks - 1));
+      EXPECT_TRUE(large.crashes_simulator) << ranks << " " << given;
+      EXPECT_FALSE(nonblocking_batch(ranks, given, false).crashes_simulator);  // natively: runs
+    }
+    const NonblockingBatch fewer = nonblocking_batch(ranks, batch_crash - 1, true);
+    EXPECT_EQ(fewer.batch, batch_crash - 1);
+    EXPECT_FALSE(fewer.crashes_simulator) << ranks;
+    EXPECT_FALSE(fewer.bounded_in_simulation) << ranks;
+  }
+}
+
 // ClusteredAllToAll simulated for every rank in one process. Returns "" or what is wrong.
 std::string check_clustered(const std::vector<int>& sizes) {
   const int nodes = static_cast<int>(sizes.size());
