@@ -86,6 +86,13 @@ add_test(NAME simulated.cli.error.nonblocking_batch_that_crashes_np256
                  "nonblocking:batch=all cannot run on .*batch=all puts 255 exchanges of every rank in flight at once, and SimGrid SMPI 3\\.32's flow solver crashed \\(SIGSEGV\\) on 256 ranks .*give batch=1 to 15, or none \\(the simulated default is 4\\)"
                  ${A2AFFT_SIMULATE} --platform theta-like --ranks 256 -- a2afft alltoall
                  --exchange nonblocking:batch=all --sizes 1 --iters 1 --warmup 0)
+# auto from 256 simulated ranks: measuring crashed SMPI 3.32's flow solver, so mode=measure is
+# one error naming the value, why and what to give instead (refused while planning: seconds).
+add_test(NAME simulated.cli.error.auto_measure_np256
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
+                 "auto:mode=measure cannot run on .*mode=measure times candidates that put every message of a rank in flight at once .*SimGrid SMPI 3\\.32's flow solver crashed \\(SIGSEGV\\) on auto's measuring at 256 ranks; in simulation from 256 ranks on give mode=estimate \\(the default there\\)"
+                 ${A2AFFT_SIMULATE} --platform theta-like --ranks 256 -- a2afft alltoall
+                 --exchange auto:mode=measure --sizes 1 --iters 1 --warmup 0)
 add_test(NAME simulated.cli.error.fold_memory_with_validate
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "--validate and --fold-memory cannot be combined" ${A2AFFT_SIMULATE}
@@ -114,6 +121,7 @@ set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPR
   "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
 set_tests_properties(simulated.reports_say_simulated simulated.fold_memory simulated.plan_only
                      simulated.nonblocking_bounded simulated.cli.error.nonblocking_batch_that_crashes_np256
+                     simulated.cli.error.auto_measure_np256
                      simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange
                      simulated.cli.error.memory_counts_every_simulated_rank simulated.hpcc_length
                      simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES
