@@ -75,7 +75,9 @@ class AlltoallBenchmark {
       : options_(options), ranks_(ranks), layout_(layout), order_(order), copy_rates_(copy_rates) {}
 
   // Runs every exchange at one block size; appends a row per exchange.
-  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
+  // `done` is called after each plan's row is finished (the command rewrites its files there).
+  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs,
+                const std::function<void(const std::vector<Row>&)>& done) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(ranks_.size());
     // Folded (--fold-memory), nothing is checked and contents are meaningless: no pattern, which
     // would be P x block per rank of unfolded memory.
@@ -97,6 +99,7 @@ class AlltoallBenchmark {
     callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
       finish(trials[k], seconds);
       trials[k] = Trial{};
+      done(rows_);
     };
     const int runs = options_.iterations;
     timing::run_trials(specs.size(), order_, {.warmup = 0, .fewest = runs, .most = runs},
@@ -468,8 +471,9 @@ int run_alltoall(const AlltoallOptions& given) {
   }
 
   AlltoallBenchmark benchmark(options, ranks, layout, order, copy_rates);
-  // Plan only, the files are rewritten after every plan (one at P = 4,096 takes minutes in
-  // simulation), so a stopped run keeps the rows it finished; the console's table comes last.
+  // The files are rewritten after every plan's rows (one plan at P = 2,048 or 4,096 takes
+  // minutes in simulation), so a stopped run keeps the rows it finished; the console's table
+  // comes last.
   report::Reporters files = report::Reporters::files_only(is_printing_rank(), options.files);
   files.report_context(header);
   for (const std::size_t block_bytes : sizes) {
@@ -477,7 +481,8 @@ int run_alltoall(const AlltoallOptions& given) {
       benchmark.plan_size(block_bytes, runnable,
                           [&](const std::vector<Row>& rows) { files.report_runs(rows); });
     } else {
-      benchmark.run_size(block_bytes, runnable);
+      benchmark.run_size(block_bytes, runnable,
+                         [&](const std::vector<Row>& rows) { files.report_runs(rows); });
     }
   }
 
