@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Tables for docs/results/simulated-*.md: an `a2afft run` results JSON of a simulated study next
-to `a2afft model --json` predictions for the same P, Q and block sizes.
+"""Tables for docs/results/simulated-*.md: an `a2afft run` results JSON of a simulated study (or
+one `a2afft alltoall --json` file) next to `a2afft model --json` predictions for the same P, Q
+and block sizes.
 
 usage: sim_vs_model.py STUDY.json [--model B=MODEL.json ...] [--node-bytes-per-s RATE]
 
@@ -17,6 +18,9 @@ import re
 
 def results(study_path):
     study = json.load(open(study_path))
+    # An `a2afft run` study has runs of results; one `a2afft alltoall --json` has its results.
+    if "runs" not in study:
+        return study, list(study["results"])
     rows = []
     for run in study["runs"]:
         rows.extend(run["results"])
