@@ -75,7 +75,9 @@ class AlltoallBenchmark {
       : options_(options), ranks_(ranks), layout_(layout), order_(order), copy_rates_(copy_rates) {}
 
   // Runs every exchange at one block size; appends a row per exchange.
-  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs) {
+  // `done` is called after each plan's row is finished (the command rewrites its files there).
+  void run_size(std::size_t block_bytes, const std::vector<std::string>& specs,
+                const std::function<void(const std::vector<Row>&)>& done) {
     const std::size_t total_bytes = block_bytes * static_cast<std::size_t>(ranks_.size());
     // Folded (--fold-memory), nothing is checked and contents are meaningless: no pattern, which
     // would be P x block per rank of unfolded memory.
@@ -97,6 +99,7 @@ class AlltoallBenchmark {
     callbacks.finish = [&](std::size_t k, std::vector<double>& seconds) {
       finish(trials[k], seconds);
       trials[k] = Trial{};
+      done(rows_);
     };
     const int runs = options_.iterations;
     timing::run_trials(specs.size(), order_, {.warmup = 0, .fewest = runs, .most = runs},
@@ -138,7 +141,7 @@ class AlltoallBenchmark {
     Trial trial;
     trial.row = plan_row(spec, block_bytes, trial.plan);
     // --buffers exchange: the plan's own memory, as an application built on a2afft has it
-    // (folded under --fold-memory, but for a shared window's).
+    // (folded under --fold-memory, a shared window's blocks too).
     if (options_.buffers == "exchange") {
       trial.plan_send = trial.plan->allocate(total_bytes);
       trial.plan_recv = trial.plan->allocate(total_bytes);
@@ -305,8 +308,8 @@ cli::MemoryEstimate alltoall_memory(const std::vector<std::string>& specs, std::
     scratch = together ? scratch + plan_scratch : std::max(scratch, plan_scratch);
   }
   cli::MemoryEstimate estimate;
-  // Folded (--fold-memory), there is no pattern, and buffers and scratch take memory only where
-  // they come from a shared window (mpml, nmpml, onmpml): at most what they would unfolded.
+  // Folded (--fold-memory), there is no pattern, and buffers and scratch (a shared window's
+  // blocks too: mpml, nmpml, onmpml) are folded.
   // Plan only (--plan-only), there are neither pattern nor buffers: only one plan's scratch.
   const bool pattern = !options.fold_memory && !options.plan_only;
   estimate.per_rank = {{"send pattern", pattern ? buffer_bytes : 0.0},
@@ -353,9 +356,10 @@ void check_plan_only(const AlltoallOptions& options) {
 // The header's words for --fold-memory, also appended to the `simulated` text of the JSON
 // context and of every CSV row.
 constexpr const char* kFoldedText =
-    "memory folded (--fold-memory: send and receive buffers and the exchanges' scratch from "
-    "SMPI_SHARED_MALLOC, shared by all ranks, but a shared window's; contents meaningless, not "
-    "checked; local copies run on cache-resident pages, so they are timed too fast)";
+    "memory folded (--fold-memory: send and receive buffers and the exchanges' scratch, shared "
+    "windows' blocks included, from SMPI_SHARED_MALLOC, shared by all ranks; contents "
+    "meaningless, not checked; local copies run on cache-resident pages, so they are timed too "
+    "fast)";
 
 // Everything is checked before anything runs, without building a plan: a bad value or a named
 // backend that cannot run this layout is an error; one that came in through `all` is left out,
@@ -468,8 +472,9 @@ int run_alltoall(const AlltoallOptions& given) {
   }
 
   AlltoallBenchmark benchmark(options, ranks, layout, order, copy_rates);
-  // Plan only, the files are rewritten after every plan (one at P = 4,096 takes minutes in
-  // simulation), so a stopped run keeps the rows it finished; the console's table comes last.
+  // The files are rewritten after every plan's rows (one plan at P = 2,048 or 4,096 takes
+  // minutes in simulation), so a stopped run keeps the rows it finished; the console's table
+  // comes last.
   report::Reporters files = report::Reporters::files_only(is_printing_rank(), options.files);
   files.report_context(header);
   for (const std::size_t block_bytes : sizes) {
@@ -477,7 +482,8 @@ int run_alltoall(const AlltoallOptions& given) {
       benchmark.plan_size(block_bytes, runnable,
                           [&](const std::vector<Row>& rows) { files.report_runs(rows); });
     } else {
-      benchmark.run_size(block_bytes, runnable);
+      benchmark.run_size(block_bytes, runnable,
+                         [&](const std::vector<Row>& rows) { files.report_runs(rows); });
     }
   }
 
@@ -515,9 +521,9 @@ Runner add_alltoall(CLI::App& app) {
       "--fold-memory", options->fold_memory,
       "Simulated build only (SimGrid SMPI): take the send and receive buffers and every plan's "
       "scratch from SMPI_SHARED_MALLOC, so that all ranks share that memory and thousands of "
-      "simulated ranks fit in one machine (a shared window's memory, mpml/nmpml/onmpml's, is not "
-      "folded). Timing only: contents are meaningless, so --validate is refused; every report "
-      "says so (docs/simulation.md)");
+      "simulated ranks fit in one machine (mpml/nmpml/onmpml's shared windows too, but for the "
+      "few bytes where ranks say where their buffers lie). Timing only: contents are meaningless, "
+      "so --validate is refused; every report says so (docs/simulation.md)");
   command->add_flag("--plan-time", options->plan_time,
                     "Also report how long each plan took to build (max over ranks) and the heap "
                     "it holds per rank (malloc's bytes in use after it was built, less before)");

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""Tables for docs/results/simulated-*.md: an `a2afft run` results JSON of a simulated study next
-to `a2afft model --json` predictions for the same P, Q and block sizes.
+"""Tables for docs/results/simulated-*.md: an `a2afft run` results JSON of a simulated study (or
+one `a2afft alltoall --json` file) next to `a2afft model --json` predictions for the same P, Q
+and block sizes.
 
 usage: sim_vs_model.py STUDY.json [--model B=MODEL.json ...] [--node-bytes-per-s RATE]
+                        [--vendor pairwise|bruck]
 
 For each block size: every exchange's simulated median, the best one, and (with --model) the
 model's prediction for it and the model's best among the same exchanges. With
@@ -17,6 +19,9 @@ import re
 
 def results(study_path):
     study = json.load(open(study_path))
+    # An `a2afft run` study has runs of results; one `a2afft alltoall --json` has its results.
+    if "runs" not in study:
+        return study, list(study["results"])
     rows = []
     for run in study["runs"]:
         rows.extend(run["results"])
@@ -31,13 +36,14 @@ def model_table(path):
     return model, by_name
 
 
-def model_key(exchange, by_name):
+def model_key(exchange, by_name, vendor="pairwise"):
     """The model's name for a simulated row's describe(): tra(radix=32), tra2(r1=8,r2=16); the
     node-aware family and the shared-leader rows price under their describe() text itself
     (`a2afft model --exchange` with the study's specs); `mpi` is SMPI's `pair` (or `ring`)
-    alltoall in these studies, P - 1 rounds of one block, the schedule the model calls pairwise."""
+    alltoall in these studies, P - 1 rounds of one block, the schedule the model calls pairwise
+    (--vendor bruck: SMPI's `bruck` alltoall, log2 P rounds, the model's bruck)."""
     if exchange == "mpi":
-        return "pairwise"
+        return vendor
     if exchange in by_name:
         return exchange
     match = re.match(r"^(tra\(radix=\d+\)|tra2\(r1=\d+,r2=\d+\)|bruck|pairwise)", exchange)
@@ -49,6 +55,8 @@ def main():
     parser.add_argument("study")
     parser.add_argument("--model", action="append", default=[])
     parser.add_argument("--node-bytes-per-s", type=float, default=0.0)
+    parser.add_argument("--vendor", choices=["pairwise", "bruck"], default="pairwise",
+                        help="the schedule of SMPI's MPI_Alltoall in the study (`mpi`)")
     args = parser.parse_args()
     study, rows = results(args.study)
     models = {}
@@ -74,7 +82,7 @@ def main():
         for row in sorted(here, key=lambda row: row["median_seconds"]):
             line = (f"| `{row['exchange']}` | {row['median_seconds'] * 1e6:.1f} | "
                     f"{row['median_seconds'] / best['median_seconds']:.2f}x |")
-            key = model_key(row["exchange"], by_name)
+            key = model_key(row["exchange"], by_name, args.vendor)
             if model:
                 entry = by_name.get(key)
                 if entry:

@@ -72,15 +72,11 @@ struct BufferPlace {
   std::uint64_t offset;
 };
 
-// What each rank publishes at the head of its staging segment for one run.
+// What each rank publishes in its segment of the plan's `published_` window for one run.
 struct Published {
   BufferPlace send;
   BufferPlace recv;
 };
-
-// The head of each staging segment, a cache line so the staged blocks start aligned.
-constexpr std::size_t kHeaderBytes = 64;
-static_assert(sizeof(Published) <= kHeaderBytes);
 
 // One aggregated message a leader sends and one it receives, for one node offset.
 struct LeaderMessage {
@@ -132,10 +128,14 @@ class SharedLeaderExchange final : public ExchangePlan {
     if (leader_id_ >= 0) plan_messages(leaders);
 
     const std::size_t total = total_bytes();
-    staging_recv_offset_ = kHeaderBytes + total;
-    // Remote blocks land in staging only when there are other nodes.
+    staging_recv_offset_ = total;
+    // Remote blocks land in staging only when there are other nodes. The staged blocks may be
+    // folded in a timing-only simulation (--fold-memory: 2 x P x block per rank, 32 GiB at
+    // P = 4,096 and 1 KiB); where each rank's buffers lie is read back, so it never is.
     staging_ = mpi::SharedWindow(node_comm_.get(),
-                                 staging_recv_offset_ + (nodes > 1 ? total : std::size_t{0}));
+                                 staging_recv_offset_ + (nodes > 1 ? total : std::size_t{0}),
+                                 mpi::SharedWindow::Folding::when_memory_folded);
+    published_ = mpi::SharedWindow(node_comm_.get(), sizeof(Published));
     peer_send_.resize(members_[static_cast<std::size_t>(node_)].size());
     peer_recv_.resize(peer_send_.size());
   }
@@ -146,8 +146,9 @@ class SharedLeaderExchange final : public ExchangePlan {
 
   ExchangeBuffer allocate(std::size_t bytes) override {
     std::erase_if(allocations_, [](const auto& weak) { return weak.expired(); });
-    auto allocation = std::make_shared<SharedAllocation>(
-        SharedAllocation{next_allocation_id_++, mpi::SharedWindow(node_comm_.get(), bytes)});
+    auto allocation = std::make_shared<SharedAllocation>(SharedAllocation{
+        next_allocation_id_++, mpi::SharedWindow(node_comm_.get(), bytes,
+                                                 mpi::SharedWindow::Folding::when_memory_folded)});
     allocations_.push_back(allocation);
     std::byte* data = allocation->window.segment(node_comm_.rank());
     return ExchangeBuffer(std::move(allocation), data, bytes);
@@ -155,18 +156,17 @@ class SharedLeaderExchange final : public ExchangePlan {
 
   void run(const std::byte* send, std::byte* recv) override {
     const std::size_t total = total_bytes();
-    const Published mine{place_of(send, total, kHeaderBytes),
-                         place_of(recv, total, staging_recv_offset_)};
+    const Published mine{place_of(send, total, 0), place_of(recv, total, staging_recv_offset_)};
     std::byte* own_segment = staging_.segment(node_comm_.rank());
     if (mine.send.window == 0) {
       const auto timed = phase("copy");
-      std::memcpy(own_segment + kHeaderBytes, send, total);
+      std::memcpy(own_segment, send, total);
     }
-    std::memcpy(own_segment, &mine, sizeof(mine));
+    std::memcpy(published_.segment(node_comm_.rank()), &mine, sizeof(mine));
     node_sync();
     for (std::size_t local = 0; local < peer_send_.size(); ++local) {
       Published theirs{};
-      std::memcpy(&theirs, staging_.segment(static_cast<int>(local)), sizeof(theirs));
+      std::memcpy(&theirs, published_.segment(static_cast<int>(local)), sizeof(theirs));
       peer_send_[local] = address_of(theirs.send, static_cast<int>(local));
       peer_recv_[local] = address_of(theirs.recv, static_cast<int>(local));
     }
@@ -255,6 +255,7 @@ class SharedLeaderExchange final : public ExchangePlan {
   void node_sync() const {
     const auto timed = phase("sync");
     const auto sync_all = [&] {
+      published_.sync();
       staging_.sync();
       for (const auto& weak : allocations_) {
         if (const auto allocation = weak.lock()) allocation->window.sync();
@@ -364,8 +365,9 @@ class SharedLeaderExchange final : public ExchangePlan {
   std::vector<LeaderMessage> messages_;     // one per served node offset
   ExchangeBuffer outgoing_, incoming_;      // allocate_aligned(): folded where scratch is
   mpi::RequestSet sends_, receives_;
-  // Our segment: the published places, our staged send blocks, then (with other nodes) the
-  // staged receive blocks.
+  // Our segments: where this run's buffers lie (Published), and our staged send blocks, then
+  // (with other nodes) the staged receive blocks.
+  mpi::SharedWindow published_;
   mpi::SharedWindow staging_;
   std::size_t staging_recv_offset_ = 0;
   std::vector<std::weak_ptr<SharedAllocation>> allocations_;

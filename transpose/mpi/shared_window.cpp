@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <utility>
 
+#include "folded_memory.hpp"
 #include "mpi/comm.hpp"
 
 namespace a2afft::detail::mpi {
@@ -49,7 +50,7 @@ std::vector<Segment> query_segments(MPI_Win window, MPI_Comm, int ranks, std::by
 
 }  // namespace
 
-SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes) {
+SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, Folding folding) {
   MPI_Info info = MPI_INFO_NULL;
   check(MPI_Info_create(&info), "MPI_Info_create");
   MPI_Info_set(info, "alloc_shared_noncontig", "true");
@@ -58,11 +59,18 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes) {
   // (to 16 bytes, even).
   constexpr std::size_t kPageBytes = 4096;
   const std::size_t rounded = (bytes + kPageBytes - 1) / kPageBytes * kPageBytes + kAlignment;
+  // Folded (simulation only, see Folding): the segment is folded memory, shared by every rank
+  // of the process, and the window holds none; it stays for sync() and its collective end. The
+  // SMPI shim below finds a peer's segment by where the peer says it lies, folded or not.
+  // Outside the simulated build memory_folded() is never true.
+  const bool fold = A2AFFT_SMPI && folding == Folding::when_memory_folded && memory_folded();
+  if (fold) folded_ = allocate_folded(rounded);
   std::byte* mine = nullptr;
-  const int rc =
-      MPI_Win_allocate_shared(static_cast<MPI_Aint>(rounded), 1, info, comm, &mine, &window_);
+  const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(fold ? 0 : rounded), 1, info, comm,
+                                         &mine, &window_);
   MPI_Info_free(&info);
   check(rc, "MPI_Win_allocate_shared");
+  if (fold) mine = folded_.data();
   check(MPI_Win_set_errhandler(window_, MPI_ERRORS_RETURN), "MPI_Win_set_errhandler");
   int ranks = 0;
   check(MPI_Comm_size(comm, &ranks), "MPI_Comm_size");
@@ -79,6 +87,7 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes) {
 
 SharedWindow::SharedWindow(SharedWindow&& other) noexcept
     : window_(std::exchange(other.window_, MPI_WIN_NULL)),
+      folded_(std::move(other.folded_)),
       bases_(std::move(other.bases_)),
       sizes_(std::move(other.sizes_)) {}
 
@@ -86,6 +95,7 @@ SharedWindow& SharedWindow::operator=(SharedWindow&& other) noexcept {
   if (this != &other) {
     release();
     window_ = std::exchange(other.window_, MPI_WIN_NULL);
+    folded_ = std::move(other.folded_);
     bases_ = std::move(other.bases_);
     sizes_ = std::move(other.sizes_);
   }
@@ -114,6 +124,7 @@ void SharedWindow::release() noexcept {
     MPI_Win_free(&window_);
   }
   window_ = MPI_WIN_NULL;
+  folded_ = Buffer{};
 }
 
 }  // namespace a2afft::detail::mpi

@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "a2afft/buffer.hpp"
+
 namespace a2afft::detail::mpi {
 
 /// One MPI-3 shared-memory window (MPI_Win_allocate_shared) on a communicator whose ranks
@@ -16,9 +18,15 @@ class SharedWindow {
  public:
   static constexpr std::size_t kAlignment = 64;
 
+  /// Whether the segments may be folded memory (allocate_folded()) while a FoldedMemoryScope
+  /// lives: only for data whose contents nobody reads back (a timing-only run's blocks), never
+  /// for what ranks tell each other through the window (where a buffer lies), which must stay
+  /// real. Folded, every rank's segment of the window may be the same memory.
+  enum class Folding { never, when_memory_folded };
+
   SharedWindow() = default;
   /// Our segment holds at least `bytes` (0 is fine) and starts kAlignment-aligned.
-  SharedWindow(MPI_Comm comm, std::size_t bytes);
+  SharedWindow(MPI_Comm comm, std::size_t bytes, Folding folding = Folding::never);
   SharedWindow(SharedWindow&& other) noexcept;
   SharedWindow& operator=(SharedWindow&& other) noexcept;
   SharedWindow(const SharedWindow&) = delete;
@@ -35,6 +43,7 @@ class SharedWindow {
   void release() noexcept;
 
   MPI_Win window_ = MPI_WIN_NULL;
+  Buffer folded_;  // our segment, when folded (the window then holds none of its own)
   std::vector<std::byte*> bases_;
   std::vector<std::size_t> sizes_;
 };
