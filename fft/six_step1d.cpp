@@ -1,12 +1,10 @@
 // The six-step 1D FFT (Bailey's algorithm [bailey-1990], as in HPCC's MPIFFT [hpcc-2006] and the
 // FFT application of [tra-2024])
 // with every transpose through one ExchangePlan. Every FFT runs on contiguous rows (strided column
-// FFTs measured ~5x slower). A global transpose packs or unpacks rows as runs of N1/P or N2/P
-// elements in a sweep of row FFTs, a cache-sized chunk of rows at a time, and transposes
-// locally on the other side: fused into the next sweep, which gathers its chunk of rows from
-// the columns of the receive buffer, or, for the input before the first exchange and the
-// output after the last, an FFTW rank-0 plan over the whole array. Besides the exchange, one
-// pass over memory per transpose.
+// FFTs measured ~5x slower). A global transpose is a local transpose (an FFTW rank-0 plan) on
+// one side, and on the other the packing or unpacking of rows as runs of N1/P or N2/P
+// elements, fused into a sweep of row FFTs a cache-sized chunk of rows at a time: besides the
+// exchange, one pass over memory.
 //   cost per transform: 3 exchanges of N/P^2-element blocks, 5 N/P log2 N flops per rank.
 //   parameters: the exchange spec (one plan serves all three), N1 (N2 = N/N1), output order,
 //   precision, batch (k interleaved fields: blocks of k N/P^2 complex numbers, one exchange for
@@ -20,29 +18,13 @@
 #include "error.hpp"
 #include "gather.hpp"
 #include "registry.hpp"
-#include "topology/hardware.hpp"
 
 namespace a2afft::detail::fft {
 namespace {
 
-// Rows per chunk: a quarter of a core's L2, so that the chunk is still in cache for the next
-// step; but at least 16 rows while 16 fit in the L2, because a sweep that gathers columns reads
-// a chunk's points of each column together, and 8 of them (128 B) measured slower than the
-// whole transpose it replaces where 16 and 32 were faster (2^22 on two ranks).
-std::size_t rows_per_chunk(std::size_t row_bytes, std::size_t cache_bytes) {
-  const std::size_t quarter = std::max<std::size_t>(1, cache_bytes / 4 / row_bytes);
-  const std::size_t fitting = std::max<std::size_t>(1, cache_bytes / row_bytes);
-  return std::max(quarter, std::min<std::size_t>(16, fitting));
-}
-
-// The L2 hwloc reports, or 1 MiB (this project's machine's) when it reports none. Probed once
-// per process: loading hwloc's topology for every plan would cost each simulated rank its load.
-std::size_t core_cache_bytes() {
-  static const std::size_t bytes = [] {
-    const std::size_t probed = probe_core_cache_bytes();
-    return probed != 0 ? probed : std::size_t{1} << 20;
-  }();
-  return bytes;
+// Rows handled per timed chunk: about 256 KiB, so they are still in cache for the next step.
+std::size_t rows_per_chunk(std::size_t row_bytes) {
+  return std::max<std::size_t>(1, (std::size_t{256} << 10) / row_bytes);
 }
 
 // The interleaved fields of a batch, as FFTW's innermost howmany loop (none for one field).
@@ -60,16 +42,13 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
       rank_(topology.rank()),
       geometry_(n, topology.size(), options.n1, options.scrambled_output),
       options_(options),
-      twiddles_(n),
-      cache_bytes_(core_cache_bytes()) {
+      twiddles_(n) {
   if (options.batch == 0) throw std::logic_error("a six-step plan of a batch of 0 fields");
   const std::size_t batch = options.batch;
   const std::size_t local = local_scalars();
   const Spec& spec = options.exchange;
-  // The exchange after the sweep that unpacks and packs runs finds our own block left in place;
-  // the other two send it (after a local transpose into send, and after the sweep that gathers
-  // columns, which still reads there). auto times its candidates as that one runs: timed with
-  // the whole exchange, it had picked slower backends for these plans (docs/backends.md).
+  // Every sweep that packs unpacks in step with it (one run length per row), so all three
+  // transposes can leave our own block in place: auto times its candidates that way.
   const ExchangeProblem problem{topology, geometry_.block_bytes(batch * sizeof(Complex)), true};
   if (const std::string why = exchange_refusal(spec, problem); !why.empty()) {
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
@@ -97,9 +76,11 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
                                   options.rigor, aligned(n2));
   }
   // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
-  // matrix of points, a point's fields copied together as the innermost loop: the input into
-  // send and recv into the output, where no sweep is there to fuse them into. The arrays are
-  // whole (work_, the exchange buffers, the caller's), so always aligned alike.
+  // matrix of points (transposing a chunk of rows at a time inside a sweep measured 1.5-2x
+  // slower; gathering each chunk of rows from recv's columns inside the next sweep, one pass
+  // fewer, measured no faster in the reference runs: docs/results/local-fft-limits.md), a
+  // point's fields copied together as the innermost loop. The arrays are whole
+  // (work_, the exchange buffers, the caller's), so always aligned alike.
   const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
     std::vector<Stride> loops{{s(rows), s(columns) * b, b}, {s(columns), b, s(rows) * b}};
     for (const Stride& fields : fields_loop(batch))
@@ -169,35 +150,12 @@ void BasicSixStep1d<Real>::copy_runs(const SixStepStep& sweep, Complex* rows, st
         copy_elements(row_part, recv_.data() + b * block + i * run, run);
       } else {
         // Our own block goes straight to where the exchange would have put it. In a sweep that
-        // also unpacks runs, rows [first, last) were just read from the same places (one run
-        // length per sweep), so nothing still unread is overwritten (the schedule leaves it in
-        // send in a sweep that gathers columns).
-        Complex* blocks = sweep.own_in_place && b == static_cast<std::size_t>(rank_) ? recv_.data()
-                                                                                     : send_.data();
+        // also unpacks, rows [first, last) were just read from the same places (one run length
+        // per sweep), so nothing still unread is overwritten.
+        Complex* blocks = own_in_place() == Own::in_place && b == static_cast<std::size_t>(rank_)
+                              ? recv_.data()
+                              : send_.data();
         copy_elements(blocks + b * block + i * run, row_part, run);
-      }
-    }
-  }
-}
-
-// Rows [first, last) of `rows` gathered from recv read as a columns x rows matrix (point j of
-// row i at j * sweep.rows + i): the local transpose fused into the sweep. Four points of each
-// row at a time, one 64-byte line of a double row, while the reads take the chunk's
-// consecutive points of each of four columns.
-template <typename Real>
-void BasicSixStep1d<Real>::gather_columns(const SixStepStep& sweep, Complex* rows,
-                                          std::size_t first, std::size_t last) {
-  constexpr std::size_t kPointsPerLine = 4;
-  const std::size_t batch = options_.batch;
-  const Complex* columns = recv_.data();
-  for (std::size_t j0 = 0; j0 < sweep.columns; j0 += kPointsPerLine) {
-    const std::size_t j1 = std::min(sweep.columns, j0 + kPointsPerLine);
-    for (std::size_t i = first; i < last; ++i) {
-      Complex* row = rows + i * sweep.columns * batch;
-      for (std::size_t j = j0; j < j1; ++j) {
-        const Complex* point = columns + (j * sweep.rows + i) * batch;
-        for (std::size_t f = 0; f < batch; ++f)
-          row[j * batch + f] = point[f];
       }
     }
   }
@@ -224,7 +182,7 @@ void BasicSixStep1d<Real>::sweep(const SixStepStep& sweep, bool backward, const 
   const std::size_t batch = options_.batch;
   const std::size_t length = sweep.columns;
   const std::size_t row_scalars = length * batch;
-  const std::size_t chunk = rows_per_chunk(row_scalars * sizeof(Complex), cache_bytes_);
+  const std::size_t chunk = rows_per_chunk(row_scalars * sizeof(Complex));
   const Direction direction = backward ? Direction::backward : Direction::forward;
   const double scale_value =
       sweep.scaled ? scale_factor(options_.scaling, direction, geometry_.length()) : 1.0;
@@ -232,13 +190,9 @@ void BasicSixStep1d<Real>::sweep(const SixStepStep& sweep, bool backward, const 
   const FftwPlan<Real>& fft = (sweep.side == 1 ? n1_plans_ : n2_plans_)[backward ? 1 : 0];
   for (std::size_t first = 0; first < sweep.rows; first += chunk) {
     const std::size_t last = std::min(sweep.rows, first + chunk);
-    if (sweep.unpack != SixStepUnpack::none) {
+    if (sweep.unpack) {
       const ScopedPhase timed(timer_, "transpose");
-      if (sweep.unpack == SixStepUnpack::runs) {
-        copy_runs(sweep, to, first, last, true);
-      } else {
-        gather_columns(sweep, to, first, last);
-      }
+      copy_runs(sweep, to, first, last, true);
     }
     {
       const ScopedPhase timed(timer_, "compute");
@@ -255,9 +209,7 @@ void BasicSixStep1d<Real>::sweep(const SixStepStep& sweep, bool backward, const 
         };
         if (sweep.twiddle == SixStepTwiddle::conjugate_before) twiddle(true);  // after an unpack
         // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
-        if (sweep.unpack == SixStepUnpack::none && from != to) {
-          copy_elements(row, from + i * row_scalars, row_scalars);
-        }
+        if (!sweep.unpack && from != to) copy_elements(row, from + i * row_scalars, row_scalars);
         fft.execute(row, row);
         if (sweep.twiddle == SixStepTwiddle::after) twiddle(false);
         if (scale_value != 1.0) {

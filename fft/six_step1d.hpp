@@ -112,7 +112,6 @@ class BasicSixStep1d {
   void exchange(Own own);
   void copy_runs(const SixStepStep& sweep, Complex* rows, std::size_t first, std::size_t last,
                  bool into_rows);
-  void gather_columns(const SixStepStep& sweep, Complex* rows, std::size_t first, std::size_t last);
   void local_transpose(const FftwPlan<Real>& plan, const Complex* from, Complex* to);
   void sweep(const SixStepStep& sweep, bool backward, const Complex* from, Complex* to);
   void run(const std::vector<SixStepStep>& steps, bool backward, const Complex* in, Complex* out);
@@ -129,13 +128,11 @@ class BasicSixStep1d {
   // W_N^m in double for either Real; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1). See
   // sweep() for why float keeps the double table.
   TwiddleTable twiddles_;
-  // A core's L2 in bytes (hwloc), which sizes the sweeps' chunks of rows.
-  std::size_t cache_bytes_;
   // [forward, backward] row FFTs of length N1 and N2, in place, run on each row (of every field).
   std::array<FftwPlan<Real>, 2> n1_plans_;
   std::array<FftwPlan<Real>, 2> n2_plans_;
-  // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> the caller's output, and its input
-  // [N2/P][N1] or [N1/P][N2] -> send_ (planned on work_, run on the caller's arrays).
+  // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> rows, and rows [N2/P][N1] or
+  // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
   std::array<FftwPlan<Real>, 2> recv_to_rows_;
   std::array<FftwPlan<Real>, 2> rows_to_send_;
   // The steps of forward() and backward(), laid out at construction.

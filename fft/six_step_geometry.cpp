@@ -166,15 +166,11 @@ TwiddleTable::TwiddleTable(std::size_t n) {
 }
 
 // Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
-// -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order. The transpose between the
-// two sets of FFTs is fused into the second sweep, which gathers its rows from the columns of
-// recv (at 2^20 and 2^22 on this project's machine, the gathering sweep took 2.7 and 16 ms
-// where a whole transpose and the same sweep took 3.5 and 16-20).
+// -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
 std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
                                            bool leaves_own_block) {
   using Op = SixStepStep::Op;
   using A = SixStepArray;
-  using U = SixStepUnpack;
   const std::size_t n1 = geometry.split().n1;
   const std::size_t n2 = geometry.split().n2;
   const std::size_t rows1 = geometry.rows1();
@@ -190,20 +186,16 @@ std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool
     step.side = side;
     return step;
   };
-  // Each exchange finds our own block where the step before it left it: in send after a local
-  // transpose, in recv after a pack that put it there.
-  const auto exchange = [](const SixStepStep& before) {
+  const auto exchange = [](bool own_in_place) {
     SixStepStep step;
     step.op = Op::exchange;
     step.from = A::send;
     step.to = A::recv;
-    step.own_in_place = before.op == Op::sweep && before.own_in_place;
+    step.own_in_place = own_in_place;
     return step;
   };
-  // A pack may leave our own block in recv unless its sweep gathers columns: packing runs
-  // after unpacking runs of the same length only overwrites points already read.
-  const auto sweep = [&](A from, A to, int side, std::size_t rows, std::size_t length, U unpack,
-                         SixStepTwiddle twiddle, bool pack, bool scaled) {
+  const auto sweep = [](A from, A to, int side, std::size_t rows, std::size_t length, bool unpack,
+                        SixStepTwiddle twiddle, bool pack, bool scaled) {
     SixStepStep step;
     step.op = Op::sweep;
     step.from = from;
@@ -214,38 +206,43 @@ std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool
     step.unpack = unpack;
     step.twiddle = twiddle;
     step.pack = pack;
-    step.own_in_place = pack && leaves_own_block && unpack != U::columns;
     step.scaled = scaled;
     return step;
   };
-  std::vector<SixStepStep> steps;
-  const auto add = [&](const SixStepStep& step) { steps.push_back(step); };
-  const auto add_exchange = [&] { steps.push_back(exchange(steps.back())); };
+  // An exchange after a local transpose into send has our block in send; after a pack, in recv
+  // when the exchange allows it.
+  const bool own = leaves_own_block;
   if (!backward) {
-    add(transpose(A::input, A::send, rows1, n2, 2));  // send: [n2][n1 local], by n2 owner
-    add_exchange();                                   // recv: [n2 local][n1 of the sender]
-    add(sweep(A::work, A::work, 1, rows2, n1, U::runs, SixStepTwiddle::after, true, false));
-    add_exchange();  // recv: [n2][k1 local]; the N2 rows [k1 local][n2] are its columns
-    add(sweep(natural ? A::work : A::output, natural ? A::work : A::output, 2, rows1, n2,
-              U::columns, SixStepTwiddle::none, natural, true));
+    const A rows = natural ? A::work : A::output;
+    std::vector<SixStepStep> steps{
+        transpose(A::input, A::send, rows1, n2, 2),  // send: [n2][n1 local], by n2 owner
+        exchange(false),                             // recv: [n2 local][n1 of the sender]
+        sweep(A::work, A::work, 1, rows2, n1, true, SixStepTwiddle::after, true, false),
+        exchange(own),                           // recv: [n2][k1 local]
+        transpose(A::recv, rows, n2, rows1, 2),  // rows: [k1 local][n2]
+        sweep(rows, rows, 2, rows1, n2, false, SixStepTwiddle::none, natural, true)};
     if (natural) {
-      add_exchange();                                    // recv: [k1][k2 local]
-      add(transpose(A::recv, A::output, n1, rows2, 1));  // [k2 local][k1]
+      steps.push_back(exchange(own));                                // recv: [k1][k2 local]
+      steps.push_back(transpose(A::recv, A::output, n1, rows2, 1));  // [k2 local][k1]
     }
     return steps;
   }
+  std::vector<SixStepStep> steps;
   if (natural) {
-    add(transpose(A::input, A::send, rows2, n1, 1));  // send: [k1][k2 local]
-    add_exchange();                                   // recv: [k1 local][k2 of the sender]
-    add(sweep(A::work, A::work, 2, rows1, n2, U::runs, SixStepTwiddle::none, true, false));
+    steps.push_back(transpose(A::input, A::send, rows2, n1, 1));  // send: [k1][k2 local]
+    steps.push_back(exchange(false));  // recv: [k1 local][k2 of the sender]
+    steps.push_back(
+        sweep(A::work, A::work, 2, rows1, n2, true, SixStepTwiddle::none, false, false));
   } else {
-    add(sweep(A::input, A::work, 2, rows1, n2, U::none, SixStepTwiddle::none, true, false));
-  }
-  add_exchange();  // recv: [k1][n2 local]; the N1 rows [n2 local][k1] are its columns
-  add(sweep(A::work, A::work, 1, rows2, n1, U::columns, SixStepTwiddle::conjugate_before, true,
-            true));                                  // by n1 owner
-  add_exchange();                                    // recv: [n2][n1 local]
-  add(transpose(A::recv, A::output, n2, rows1, 2));  // out: A[n1 local][n2]
+    steps.push_back(
+        sweep(A::input, A::work, 2, rows1, n2, false, SixStepTwiddle::none, false, false));
+  }                                                            // work: [k1 local][n2]
+  steps.push_back(transpose(A::work, A::send, rows1, n2, 2));  // send: [n2][k1 local]
+  steps.push_back(exchange(false));                            // recv: [n2 local][k1]
+  steps.push_back(sweep(A::work, A::work, 1, rows2, n1, true, SixStepTwiddle::conjugate_before,
+                        true, true));                            // by n1 owner
+  steps.push_back(exchange(own));                                // recv: [n2][n1 local]
+  steps.push_back(transpose(A::recv, A::output, n2, rows1, 2));  // out: A[n1 local][n2]
   return steps;
 }
 

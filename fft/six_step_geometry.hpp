@@ -68,24 +68,17 @@ enum class SixStepArray { input, output, work, send, recv };
 /// When a sweep's rows are twiddled: not at all, after their FFTs (forward's N1 FFTs, by
 /// W_N^(n2 k1)), or conjugated before them (backward's).
 enum class SixStepTwiddle { none, after, conjugate_before };
-/// Where a sweep's rows come from: the `from` array (none), the receive buffer as P runs of
-/// columns/P points per row (runs, the blocks of the last pack), or the receive buffer read as
-/// a columns x rows matrix, point j of row i at j * rows + i (columns: the local transpose
-/// fused into the sweep, a cache-sized chunk of rows gathered from the columns at a time).
-enum class SixStepUnpack { none, runs, columns };
 
 /// One step of a six-step transform (see SixStep1d).
 struct SixStepStep {
   enum class Op {
     // `from`, a rows x columns matrix of points, into `to` as columns x rows: an FFTW rank-0
-    // plan, one whole pass. Only where no sweep follows to fuse it: a transpose into send
-    // before the first exchange, or out of recv into the caller's output after the last.
+    // plan, one whole pass (transposing a chunk at a time measured 1.5-2x slower).
     local_transpose,
     // send -> recv; `own_in_place`: the last sweep packed our own block straight into recv.
     exchange,
     // `rows` rows of `columns` points, a cache-sized chunk at a time: unpacked from recv (or
-    // copied from `from` into `to`), FFT, twiddle, scaling, packed into send (or left in `to`);
-    // `own_in_place`: its pack puts our own block straight into recv.
+    // copied from `from` into `to`), FFT, twiddle, scaling, packed into send (or left in `to`).
     sweep,
   };
   Op op = Op::sweep;
@@ -97,20 +90,18 @@ struct SixStepStep {
   // or 2 (length N2, N1/P rows).
   int side = 1;
   bool own_in_place = false;
-  SixStepUnpack unpack = SixStepUnpack::none;
+  bool unpack = false;
   bool pack = false;
   SixStepTwiddle twiddle = SixStepTwiddle::none;
   bool scaled = false;  // the last FFTs of the direction: scaling applies here
 };
 
 /// The steps of one direction of a six-step FFT with `geometry` (natural or scrambled output),
-/// in order. Forward: transpose the input into send, exchange, the N1 FFTs (unpacked as runs,
-/// twiddled, packed), exchange, the N2 FFTs (their rows gathered from the columns of recv,
-/// packed when natural), and for natural output one more exchange and transpose into the
-/// output. Backward retraces them with inverse FFTs and conjugate twiddles. `leaves_own_block`:
-/// the exchange can leave our own block to a pack; never to a pack in a sweep that gathers
-/// columns, which still has to read recv where our block would go. Pure; SixStep1d runs
-/// exactly these steps.
+/// in order. Forward: transpose the input into send, exchange, the N1 FFTs (unpacked, twiddled,
+/// packed), exchange, transpose into rows, the N2 FFTs (packed when natural), and for natural
+/// output one more exchange and transpose into the output. Backward retraces them with inverse
+/// FFTs and conjugate twiddles. `leaves_own_block`: the exchange can leave our own block to a
+/// pack. Pure; SixStep1d runs exactly these steps.
 std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
                                            bool leaves_own_block = false);
 

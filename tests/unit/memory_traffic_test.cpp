@@ -86,59 +86,31 @@ std::size_t six_step_bytes(std::size_t n, int ranks, bool scrambled, bool backwa
                               kComplex);
 }
 
-TEST(SixStepTraffic, natural_output_is_two_transposes_three_exchanges_and_two_sweeps) {
+TEST(SixStepTraffic, natural_output_is_four_transposes_three_exchanges_and_two_sweeps) {
   // N = 64 = 8 x 8 on one rank, A = 64 x 16: transpose input -> send 2A; exchange 2A; N1 sweep
-  // recv + send 2A; exchange 2A (0 with our block in place); N2 sweep gathering the columns of
-  // recv + send 2A; exchange 2A (its pack left our block in send); transpose recv -> output 2A.
+  // recv + send 2A; exchange 2A (0 with our block in place); transpose recv -> work 2A; N2 sweep
+  // work + send 2A; exchange 2A (or 0); transpose recv -> output 2A.
   const std::size_t a = 64 * kComplex;
-  EXPECT_EQ(six_step_bytes(64, 1, false, false, false), 14 * a);
+  EXPECT_EQ(six_step_bytes(64, 1, false, false, false), 16 * a);
   EXPECT_EQ(six_step_bytes(64, 1, false, false, true), 12 * a);
   // On two ranks an exchange moves 2 blocks of A/2, or 1 with our own in place: 2A or A.
   const std::size_t half = 64 * kComplex / 2;
-  EXPECT_EQ(six_step_bytes(64, 2, false, false, false), 14 * half);
-  EXPECT_EQ(six_step_bytes(64, 2, false, false, true), 13 * half);
-  // Backward the same steps: transpose, exchange, N2 sweep (runs, own in place), exchange, N1
-  // sweep gathering columns, exchange, transpose.
-  EXPECT_EQ(six_step_bytes(64, 2, false, true, true), 13 * half);
-}
-
-TEST(SixStepTraffic, a_sweep_that_gathers_columns_never_leaves_our_block_in_recv) {
-  // It still reads recv where our own block would go: its pack sends it, and so does the
-  // exchange after it. Every other pack leaves it when the exchange can.
-  for (const bool scrambled : {false, true}) {
-    for (const bool backward : {false, true}) {
-      const SixStepGeometry geometry(64, 2, 0, scrambled);
-      const std::vector<SixStepStep> steps = six_step_schedule(geometry, backward, true);
-      int gathering = 0;
-      for (std::size_t i = 0; i < steps.size(); ++i) {
-        const SixStepStep& step = steps[i];
-        if (step.op != SixStepStep::Op::sweep || !step.pack) continue;
-        const bool gathers = step.unpack == SixStepUnpack::columns;
-        gathering += gathers ? 1 : 0;
-        EXPECT_EQ(step.own_in_place, !gathers);
-        ASSERT_LT(i + 1, steps.size());
-        EXPECT_EQ(steps[i + 1].op, SixStepStep::Op::exchange);
-        EXPECT_EQ(steps[i + 1].own_in_place, step.own_in_place);
-      }
-      // Forward scrambled ends with the gathering sweep, which packs nothing.
-      EXPECT_EQ(gathering, scrambled && !backward ? 0 : 1);
-    }
-  }
+  EXPECT_EQ(six_step_bytes(64, 2, false, false, false), 16 * half);
+  EXPECT_EQ(six_step_bytes(64, 2, false, false, true), 14 * half);
 }
 
 TEST(SixStepTraffic, scrambled_output_skips_the_last_exchange_and_transpose) {
-  // Forward: transpose 2A, exchange 2A, N1 sweep 2A, exchange 2A (A in place), N2 sweep
-  // gathering recv's columns into the output 2A. Backward: N2 sweep input -> send 2A,
-  // exchange 2A (A), N1 sweep gathering columns 2A, exchange 2A, transpose 2A.
+  // Forward: transpose 2A, exchange 2A, N1 sweep 2A, exchange 2A (A in place), transpose 2A, N2
+  // sweep in place on the output 2A. Backward: N2 sweep input -> work 2A, transpose 2A,
+  // exchange 2A, N1 sweep 2A, exchange 2A (A), transpose 2A.
   const std::size_t half = 64 * kComplex / 2;
-  EXPECT_EQ(six_step_bytes(64, 2, true, false, false), 10 * half);
-  EXPECT_EQ(six_step_bytes(64, 2, true, false, true), 9 * half);
-  EXPECT_EQ(six_step_bytes(64, 2, true, true, true), 9 * half);
+  EXPECT_EQ(six_step_bytes(64, 2, true, false, false), 12 * half);
+  EXPECT_EQ(six_step_bytes(64, 2, true, false, true), 11 * half);
+  EXPECT_EQ(six_step_bytes(64, 2, true, true, true), 11 * half);
   const SixStepGeometry geometry(64, 2, 0, true);
   const std::vector<SixStepStep> forward = six_step_schedule(geometry, false, true);
-  ASSERT_EQ(forward.size(), 5u);
+  ASSERT_EQ(forward.size(), 6u);
   EXPECT_EQ(forward.back().op, SixStepStep::Op::sweep);
-  EXPECT_EQ(forward.back().unpack, SixStepUnpack::columns);
   EXPECT_EQ(forward.back().to, SixStepArray::output);
   EXPECT_TRUE(forward.back().scaled);
 }

@@ -90,11 +90,4 @@ std::size_t probe_last_level_cache_bytes() {
   return largest;
 }
 
-std::size_t probe_core_cache_bytes() {
-  const HwlocTopology hw;
-  if (hw.topology == nullptr) return 0;
-  const hwloc_obj_t cache = hwloc_get_obj_by_type(hw.topology, HWLOC_OBJ_L2CACHE, 0);
-  return cache != nullptr && cache->attr != nullptr ? cache->attr->cache.size : 0;
-}
-
 }  // namespace a2afft::detail

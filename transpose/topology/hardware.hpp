@@ -17,9 +17,4 @@ HardwarePlace probe_hardware_place();
 /// 0 without hwloc information.
 std::size_t probe_last_level_cache_bytes();
 
-/// The L2 cache of the first core hwloc finds (private to a core on the machines this
-/// project targets), in bytes; 0 without hwloc information. What cache-blocked loops size
-/// their tiles by.
-std::size_t probe_core_cache_bytes();
-
 }  // namespace a2afft::detail
