@@ -46,6 +46,13 @@ a2afft_add_simulated_test(NAME conformance.nodes_20_4_16_12_12 RANKS 64
   PLACE --node-sizes 20,4,16,12,12 TARGET exchange_conformance_test
   ARGS "--gtest_filter=Registry/*:SharedWindow.*:-*auto*"
   ENV A2AFFT_TEST_BLOCK_BYTES=1,3,1000)
+# Every backend's split phase on 256 ranks of theta-like (4 hosts of 64), where SMPI 3.32 crashes
+# on MPI_Ialltoall: mpi's start() must be one error on every rank, the others must run.
+add_test(NAME simulated.split_phase.np256
+         COMMAND ${A2AFFT_SIMULATE} --platform theta-like --ranks 256 --
+                 $<TARGET_FILE:exchange_conformance_test> --gtest_filter=SplitPhase.*)
+set_tests_properties(simulated.split_phase.np256 PROPERTIES TIMEOUT 600 LABELS simulated
+                     ENVIRONMENT "A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR}")
 # The whole conformance binary (every radix, every group size, parameter errors, all block sizes)
 # at 16 ranks on hosts of 4, but wisdom's round trip.
 a2afft_add_simulated_test(NAME conformance.nodes_of_4 RANKS 16 PLACE --ranks-per-node 4

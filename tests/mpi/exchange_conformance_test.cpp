@@ -25,6 +25,7 @@
 #include "mpi/shared_window.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
+#include "schedule/direct.hpp"
 #include "topology/topology.hpp"
 #include "verify/pattern.hpp"
 #include "world_topology.hpp"
@@ -447,16 +448,24 @@ TEST(OwnBlock, only_direct_exchanges_leave_it_and_the_others_say_so) {
 }
 
 // overlaps() is what the registry row (and `a2afft list`) says; start() twice and finish() alone
-// are errors that leave the plan usable.
+// are errors that leave the plan usable. In simulation from 256 ranks `mpi`'s start() is one
+// error instead of MPI_Ialltoall, on which SMPI 3.32 crashes (simulated.split_phase.np256).
 TEST(SplitPhase, overlaps_as_the_registry_says_and_misuse_is_an_error) {
   std::vector<std::byte> send(8 * static_cast<std::size_t>(topology().size()));
   std::vector<std::byte> recv(send.size());
+  const bool vendor_refused =
+      schedule::all_at_once_crashes_simulator(topology().size(), A2AFFT_SMPI);
   for (const ExchangeInfo* info : registered_exchanges()) {
     const ExchangeProblem problem{topology(), 8};
     if (!exchange_refusal(parse_spec(info->name), problem).empty()) continue;
     const auto plan = make_exchange(parse_spec(info->name), problem);
     if (info->split_phase != SplitPhase::chosen_plan) {
       EXPECT_EQ(plan->overlaps(), info->split_phase == SplitPhase::yes) << info->name;
+    }
+    if (vendor_refused && info->name == "mpi") {
+      EXPECT_THROW(plan->start(send.data(), recv.data()), UsageError);
+      EXPECT_THROW(plan->finish(), UsageError) << "a refused start() leaves nothing in flight";
+      continue;
     }
     EXPECT_THROW(plan->finish(), UsageError) << info->name;
     plan->start(send.data(), recv.data());

@@ -72,6 +72,13 @@ TEST(ShiftedSchedule, each_step_is_a_permutation_that_inverts) {
 
 // nonblocking's batch: natively all P-1 by default; simulated, the default is capped (and says
 // so), an explicit batch is honoured, and batches measured to crash SMPI 3.32 are refused.
+TEST(NonblockingBatch, all_at_once_is_refused_only_in_simulation_from_256_ranks) {
+  EXPECT_FALSE(all_at_once_crashes_simulator(255, true));
+  EXPECT_TRUE(all_at_once_crashes_simulator(256, true));
+  EXPECT_TRUE(all_at_once_crashes_simulator(4096, true));
+  EXPECT_FALSE(all_at_once_crashes_simulator(4096, false));
+}
+
 TEST(NonblockingBatch, native_default_is_all_partners_and_explicit_batches_are_capped_at_them) {
   for (const int ranks : {1, 2, 64, 256, 1024}) {
     const NonblockingBatch all = nonblocking_batch(ranks, std::nullopt, false);

@@ -229,7 +229,8 @@ class AutoExchange final : public ExchangePlan {
 // Nothing is timed here: validation reads the values and checks the wisdom path only.
 Resolved<AutoSettings> auto_settings(const RankLayout& layout, const Params& params) {
   check_wisdom_path(std::getenv("A2AFFT_WISDOM"));
-  const bool measuring_crashes = A2AFFT_SMPI && layout.size() >= schedule::kSimulatedCrashRanks;
+  const bool measuring_crashes =
+      schedule::all_at_once_crashes_simulator(layout.size(), A2AFFT_SMPI);
   const std::string mode(
       params.word("mode", measuring_crashes ? "estimate" : "measure", {"measure", "estimate"}));
   const long budget_ms = params.integer("budget_ms", 300, 1, 3600000);

@@ -27,6 +27,13 @@ inline constexpr int kSimulatedNonblockingBatch = 4;
 inline constexpr int kSimulatedCrashRanks = 256;
 inline constexpr int kSimulatedCrashBatch = 16;
 
+/// Whether putting every message of a rank in flight at once is refused on `ranks` ranks:
+/// under simulation from kSimulatedCrashRanks on, where SMPI 3.32's flow solver crashed on it
+/// (MPI_Ialltoall alone, `auto` measuring its candidates, nonblocking at its full batch).
+inline bool all_at_once_crashes_simulator(int ranks, bool simulated) {
+  return simulated && ranks >= kSimulatedCrashRanks;
+}
+
 /// nonblocking's batch on `ranks` ranks, and how it came to be.
 struct NonblockingBatch {
   int batch = 1;                       // exchanges in flight per rank, 1 .. max(1, P-1)
