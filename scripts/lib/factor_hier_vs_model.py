@@ -21,11 +21,9 @@ exchange beats max over nodes of size(U) (P - size(U)) B / RATE. Prints Markdown
 import argparse
 import json
 
-
-def results(study_path):
-    study = json.load(open(study_path))
-    rows = [row for run in study["runs"] for row in run["results"]]
-    return study, rows
+# The study reader and the ranking rule (a tie in the model's best counts as no agreement) are
+# sim_vs_model's, so every study's record is counted alike.
+from sim_vs_model import ranking, results
 
 
 def model_seconds(model, node_sizes, block):
@@ -92,22 +90,15 @@ def main():
             continue
         cases += 1
         simulated_best = min(modelled, key=lambda row: row["median_seconds"])["exchange"]
-        fastest = min(times[row["exchange"]] for row in modelled)
-        model_best = [row["exchange"] for row in modelled
-                      if times[row["exchange"]] <= fastest * (1 + 1e-9)]
-        fastest_injected = min(max(times[row["exchange"]], bound) for row in modelled)
-        injected_best = [row["exchange"] for row in modelled
-                         if max(times[row["exchange"]], bound) <= fastest_injected * (1 + 1e-9)]
-        hit = simulated_best in model_best
-        hit_injected = simulated_best in injected_best
+        text, hit = ranking({row["exchange"]: times[row["exchange"]] for row in modelled},
+                            simulated_best)
+        text_injected, hit_injected = ranking(
+            {row["exchange"]: max(times[row["exchange"]], bound) for row in modelled},
+            simulated_best)
         agree += hit
         agree_injected += hit_injected
-        tied = " (tied)" if len(model_best) > 1 else ""
-        print(f"\nmodel's best: {', '.join(f'`{n}`' for n in model_best)}{tied}; "
-              f"simulated best among the modelled: `{simulated_best}` "
-              f"({'agree' if hit else 'differ'}); with the node-link term: "
-              f"{', '.join(f'`{n}`' for n in injected_best)} "
-              f"({'agree' if hit_injected else 'differ'})")
+        print(f"\nsimulated best among the modelled: `{simulated_best}`; model's best: {text}; "
+              f"with the node-link term: {text_injected}")
     print(f"\n**Model's best = simulated best in {agree} of {cases} cases**; with the node-link "
           f"term, {agree_injected} of {cases}.")
 
