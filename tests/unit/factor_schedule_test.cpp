@@ -72,7 +72,7 @@ TEST(ShiftedSchedule, each_step_is_a_permutation_that_inverts) {
 
 // nonblocking's batch: natively all P-1 by default; simulated, the default is capped (and says
 // so), an explicit batch is honoured, and batches measured to crash SMPI 3.32 are refused.
-TEST(NonblockingBatch, all_at_once_is_refused_only_in_simulation_from_256_ranks) {
+TEST(SimulatedCrashes, all_at_once_is_refused_only_in_simulation_from_256_ranks) {
   EXPECT_FALSE(all_at_once_crashes_simulator(255, true));
   EXPECT_TRUE(all_at_once_crashes_simulator(256, true));
   EXPECT_TRUE(all_at_once_crashes_simulator(4096, true));
