@@ -16,6 +16,11 @@ std::string milliseconds(double seconds) {
 std::string error_text(double error) {
   return format("%.1e", error);
 }
+// The spread cell: "1.08x", and "33.1x unstable" past kUnstableSpread (reasons follow the table).
+std::string spread_text(double median_seconds, double max_seconds) {
+  const double ratio = spread(median_seconds, max_seconds);
+  return format("%.2fx", ratio) + (ratio > kUnstableSpread ? " unstable" : "");
+}
 
 }  // namespace
 
@@ -35,7 +40,9 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   const bool timed = any_timed(rows);
   std::vector<TextTable::Column> columns = {{"block [B]", true}, {"exchange"}};
   if (timed) {
-    columns.insert(columns.end(), {{"median [us]", true}, {"min [us]", true}, {"max [us]", true}});
+    columns.insert(
+        columns.end(),
+        {{"median [us]", true}, {"min [us]", true}, {"max [us]", true}, {"spread", true}});
   }
   if (has_vendor && timed) columns.push_back({"vs mpi", true});
   const bool roofline = any_copy_bound(rows);
@@ -56,6 +63,7 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     if (timed) {
       for (const double seconds : {row.median_seconds, row.min_seconds, row.max_seconds})
         cells.push_back(row.plan_only ? "-" : microseconds(seconds));
+      cells.push_back(row.plan_only ? "-" : spread_text(row.median_seconds, row.max_seconds));
     }
     if (has_vendor && timed) {
       const double vendor = vendor_median_seconds(rows, row.block_bytes);
@@ -85,19 +93,29 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     table.add_row(std::move(cells));
   }
   table.print(out_);
+  bool any_unstable = false;
   for (const AlltoallRow& row : rows) {
     if (!row.failure.empty()) {
       out_ << "FAIL " << row.exchange << " at " << row.block_bytes << " B: " << row.failure << '\n';
     }
+    const std::string unstable =
+        row.plan_only ? "" : unstable_reason(row.median_seconds, row.max_seconds, "us");
+    if (!unstable.empty()) {
+      out_ << "unstable: " << row.exchange << " at " << row.block_bytes << " B: " << unstable
+           << '\n';
+      any_unstable = true;
+    }
   }
+  if (any_unstable) out_ << "(unstable: " << unstable_advice() << ")\n";
 }
 
 void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
   const bool backward = std::any_of(
       rows.begin(), rows.end(), [](const FftRow& row) { return row.backward_total.has_value(); });
   std::vector<TextTable::Column> columns = {
-      {"engine"},         {exchange_header_},       {"total [ms]", true},   {"min [ms]", true},
-      {"max [ms]", true}, {"transpose [ms]", true}, {"compute [ms]", true}, {"GFlop/s", true}};
+      {"engine"},         {exchange_header_}, {"total [ms]", true},     {"min [ms]", true},
+      {"max [ms]", true}, {"spread", true},   {"transpose [ms]", true}, {"compute [ms]", true},
+      {"GFlop/s", true}};
   const bool roofline =
       std::any_of(rows.begin(), rows.end(), [](const FftRow& row) { return row.roofline; });
   if (roofline) {
@@ -120,6 +138,7 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
                                       milliseconds(row.total.median),
                                       milliseconds(row.total.min),
                                       milliseconds(row.total.max),
+                                      spread_text(row.total.median, row.total.max),
                                       row.has_split ? milliseconds(row.transpose.median) : "-",
                                       row.has_split ? milliseconds(row.compute.median) : "-",
                                       format("%.2f", row.gflops)};
@@ -144,6 +163,14 @@ void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {
     table.add_row(std::move(cells));
   }
   table.print(out_);
+  bool any_unstable = false;
+  for (const FftRow& row : rows) {
+    const std::string unstable = unstable_reason(row.total.median, row.total.max, "ms");
+    any_unstable = any_unstable || !unstable.empty();
+    if (!unstable.empty())
+      out_ << "unstable: " << row.engine << " " << row.exchange << ": " << unstable << '\n';
+  }
+  if (any_unstable) out_ << "(unstable: " << unstable_advice() << ")\n";
 }
 
 }  // namespace a2afft::report

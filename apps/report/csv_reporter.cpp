@@ -71,8 +71,8 @@ void CsvWriter::add_row(const std::vector<std::string>& cells) {
 
 void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   const std::vector<std::string> phases = phase_names(rows);
-  std::vector<std::string> header = {"block_bytes", "spec",  "exchange",
-                                     "median_s",    "min_s", "max_s"};
+  std::vector<std::string> header = {"block_bytes", "spec",  "exchange", "median_s",
+                                     "min_s",       "max_s", "spread",   "unstable"};
   for (const std::string& name : phases)
     header.push_back(name + "_median_s");
   header.push_back("check");
@@ -89,12 +89,15 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   CsvWriter csv(path_, header);
   for (const AlltoallRow& row : rows) {
     const auto time = [&](double seconds) { return row.plan_only ? "" : number(seconds); };
-    std::vector<std::string> cells = {std::to_string(row.block_bytes),
-                                      row.spec,
-                                      row.exchange,
-                                      time(row.median_seconds),
-                                      time(row.min_seconds),
-                                      time(row.max_seconds)};
+    std::vector<std::string> cells = {
+        std::to_string(row.block_bytes),
+        row.spec,
+        row.exchange,
+        time(row.median_seconds),
+        time(row.min_seconds),
+        time(row.max_seconds),
+        row.plan_only ? "" : number(spread(row.median_seconds, row.max_seconds)),
+        row.plan_only ? "" : unstable_reason(row.median_seconds, row.max_seconds, "us")};
     for (const std::string& name : phases) {
       const auto it = row.phase_median_seconds.find(name);
       cells.push_back(it == row.phase_median_seconds.end() ? "" : number(it->second));
@@ -124,10 +127,11 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
   // Likewise the reshape's, only when a plan reshaped.
   const bool reshape = std::any_of(rows.begin(), rows.end(),
                                    [](const FftRow& row) { return row.reshape.has_value(); });
-  std::vector<std::string> header = {"engine",           "exchange",    "total_median_s",
-                                     "total_min_s",      "total_max_s", "transpose_median_s",
-                                     "compute_median_s", "gflops",      "round_trip_error",
-                                     "fftw_mpi_error",   "check"};
+  std::vector<std::string> header = {"engine",      "exchange",           "total_median_s",
+                                     "total_min_s", "total_max_s",        "spread",
+                                     "unstable",    "transpose_median_s", "compute_median_s",
+                                     "gflops",      "round_trip_error",   "fftw_mpi_error",
+                                     "check"};
   if (roofline) {
     header.insert(header.end(), {"memory_passes", "bytes_moved_per_rank", "flops_per_rank",
                                  "bound_s", "measured_over_bound"});
@@ -144,6 +148,8 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
                                       number(row.total.median),
                                       number(row.total.min),
                                       number(row.total.max),
+                                      number(spread(row.total.median, row.total.max)),
+                                      unstable_reason(row.total.median, row.total.max, "ms"),
                                       number(row.transpose.median),
                                       number(row.compute.median),
                                       number(row.gflops),

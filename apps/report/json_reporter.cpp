@@ -15,6 +15,19 @@ nlohmann::json to_json(const Summary& summary) {
           {"max_seconds", summary.max}};
 }
 
+namespace {
+
+// A timed row's "spread" (max over median), "unstable" mark and "unstable_reason" (empty when
+// stable: every row has the same keys, so a results schema does not depend on the machine's noise).
+void add_spread(nlohmann::json& item, double median_seconds, double max_seconds, const char* unit) {
+  item["spread"] = spread(median_seconds, max_seconds);
+  const std::string reason = unstable_reason(median_seconds, max_seconds, unit);
+  item["unstable"] = !reason.empty();
+  item["unstable_reason"] = reason;
+}
+
+}  // namespace
+
 nlohmann::json to_json(const AlltoallRow& row) {
   nlohmann::json item = {
       {"block_bytes", row.block_bytes}, {"spec", row.spec}, {"exchange", row.exchange}};
@@ -25,6 +38,7 @@ nlohmann::json to_json(const AlltoallRow& row) {
     item["median_seconds"] = row.median_seconds;
     item["min_seconds"] = row.min_seconds;
     item["max_seconds"] = row.max_seconds;
+    add_spread(item, row.median_seconds, row.max_seconds, "us");
   }
   item["check"] = row.check;
   if (!row.phase_median_seconds.empty()) item["phase_median_seconds"] = row.phase_median_seconds;
@@ -49,6 +63,7 @@ nlohmann::json to_json(const FftRow& row) {
                          {"round_trip_error", row.round_trip_error},
                          {"round_trip_absolute_error", row.round_trip_absolute_error},
                          {"check", row.passed ? "PASS" : "FAIL"}};
+  add_spread(item, row.total.median, row.total.max, "ms");
   if (row.fftw_mpi_error) item["fftw_mpi_error"] = *row.fftw_mpi_error;
   if (row.backward_total) item["backward"] = to_json(*row.backward_total);
   if (row.reshape) item["reshape"] = to_json(*row.reshape);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 #include <a2afft/error.hpp>
 #include <a2afft/tools/timing.hpp>
@@ -12,6 +13,24 @@ Summary summarize(std::vector<double> values) {
   if (values.empty()) return {};
   const auto [min, max] = std::minmax_element(values.begin(), values.end());
   return {timing::median(values), *min, *max};
+}
+
+double spread(double median_seconds, double max_seconds) {
+  return median_seconds > 0 ? max_seconds / median_seconds : 0;
+}
+
+std::string unstable_reason(double median_seconds, double max_seconds, const char* unit) {
+  const double ratio = spread(median_seconds, max_seconds);
+  if (ratio <= kUnstableSpread) return {};
+  const double scale = std::string_view(unit) == "ms" ? 1e3 : 1e6;
+  return "max " + format("%.2f", max_seconds * scale) + " " + unit + " is " +
+         format("%.1f", ratio) + "x the median (over " + format("%g", kUnstableSpread) + "x)";
+}
+
+std::string unstable_advice() {
+  return "a run over " + format("%g", kUnstableSpread) +
+         "x the median: a slow spell or an outlier hit the row, so its median may not be "
+         "typical; rerun on a quieter machine or with more --iters";
 }
 
 void max_over_ranks(std::vector<double>& values, MPI_Comm comm) {

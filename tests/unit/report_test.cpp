@@ -126,8 +126,9 @@ TEST(ConsoleReporter, fft_rows_show_a_split_only_where_one_was_recorded) {
   ASSERT_EQ(lines.size(), 3u) << out.str();
   EXPECT_EQ(lines[0].find("exchange (row, column)"), lines[1].find("fftw_mpi_plan_dft_3d"));
   EXPECT_EQ(lines[0].find("backward"), std::string::npos);
-  EXPECT_NE(lines[1].find("2.000     1.000     3.000               -             -    12.50"),
-            std::string::npos)
+  EXPECT_NE(
+      lines[1].find("2.000     1.000     3.000   1.50x               -             -    12.50"),
+      std::string::npos)
       << lines[1];
   EXPECT_NE(lines[2].find("1.000         0.500"), std::string::npos) << lines[2];
   EXPECT_EQ(lines[2].substr(lines[2].size() - 13), "1.0e-15  FAIL");
@@ -240,11 +241,11 @@ std::vector<std::string> csv_lines(const std::vector<Row>& rows) {
 
 TEST(CsvReporter, alltoall_rows_have_a_column_per_phase_and_quoted_specs) {
   const std::vector<std::string> expected = {
-      "block_bytes,spec,exchange,median_s,min_s,max_s,gather_median_s,inter_median_s,"
-      "alltoall_median_s,check",
-      "16,mpi,mpi,2e-06,1e-06,3e-06,,,1.5e-06,PASS",
+      "block_bytes,spec,exchange,median_s,min_s,max_s,spread,unstable,gather_median_s,"
+      "inter_median_s,alltoall_median_s,check",
+      "16,mpi,mpi,2e-06,1e-06,3e-06,1.5,,,,1.5e-06,PASS",
       "16,\"node-aware:inner=(tra2:r1=2,r2=2)\",\"node-aware(inner=tra2(r1=2,r2=2))\","
-      "0.001,0.0005,0.002,0.0001,0.0004,,FAIL"};
+      "0.001,0.0005,0.002,2,,0.0001,0.0004,,FAIL"};
   EXPECT_EQ(csv_lines(alltoall_rows()), expected);
 }
 
@@ -256,9 +257,9 @@ TEST(Reporters, alltoall_copy_bound_columns_only_with_a_roofline) {
   const std::vector<std::string> csv = csv_lines(rows);
   ASSERT_EQ(csv.size(), 3u);
   EXPECT_EQ(csv[0],
-            "block_bytes,spec,exchange,median_s,min_s,max_s,gather_median_s,inter_median_s,"
-            "alltoall_median_s,check,off_rank_bytes_per_rank,copy_bound_s");
-  EXPECT_EQ(csv[1], "16,mpi,mpi,2e-06,1e-06,3e-06,,,1.5e-06,PASS,1048576,5e-05");
+            "block_bytes,spec,exchange,median_s,min_s,max_s,spread,unstable,gather_median_s,"
+            "inter_median_s,alltoall_median_s,check,off_rank_bytes_per_rank,copy_bound_s");
+  EXPECT_EQ(csv[1], "16,mpi,mpi,2e-06,1e-06,3e-06,1.5,,,,1.5e-06,PASS,1048576,5e-05");
   EXPECT_EQ(csv[2].substr(csv[2].size() - 7), ",FAIL,,");
   EXPECT_EQ(to_json(rows[0])["copy_bound"],
             (nlohmann::json{{"off_rank_bytes_per_rank", 1048576}, {"bound_seconds", 5e-5}}));
@@ -280,13 +281,60 @@ TEST(CsvReporter, fft_rows_have_the_documented_header) {
   const std::vector<std::string> lines = csv_lines(rows);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(lines[0],
-            "engine,exchange,total_median_s,total_min_s,total_max_s,transpose_median_s,"
-            "compute_median_s,gflops,round_trip_error,fftw_mpi_error,check");
+            "engine,exchange,total_median_s,total_min_s,total_max_s,spread,unstable,"
+            "transpose_median_s,compute_median_s,gflops,round_trip_error,fftw_mpi_error,check");
   EXPECT_EQ(lines[1],
-            "fftw-mpi,fftw_mpi_plan_dft_1d,0.002,0.001,0.003,0.001,0.0005,12.5,4e-16,,PASS");
+            "fftw-mpi,fftw_mpi_plan_dft_1d,0.002,0.001,0.003,1.5,,0.001,0.0005,12.5,4e-16,,PASS");
   EXPECT_EQ(lines[2],
-            "a2afft,\"row=tra(radix=2),column=mpi\",0.002,0.001,0.003,0.001,0.0005,12.5,4e-16,"
-            "3e-16,PASS");
+            "a2afft,\"row=tra(radix=2),column=mpi\",0.002,0.001,0.003,1.5,,0.001,0.0005,12.5,"
+            "4e-16,3e-16,PASS");
+}
+
+TEST(Spread, is_the_max_over_the_median_and_marks_rows_past_three) {
+  EXPECT_DOUBLE_EQ(spread(2e-3, 3e-3), 1.5);
+  EXPECT_DOUBLE_EQ(spread(0, 3e-3), 0);
+  EXPECT_EQ(unstable_reason(1e-3, 3e-3, "ms"), "");  // exactly 3x is still stable
+  EXPECT_EQ(unstable_reason(9758e-6, 322886e-6, "us"),
+            "max 322886.00 us is 33.1x the median (over 3x)");
+  EXPECT_EQ(unstable_reason(2e-3, 7e-3, "ms"), "max 7.00 ms is 3.5x the median (over 3x)");
+}
+
+// A row with a run 33 times its median (onmpml at 64 MiB, issue 43) is marked in every format;
+// its neighbour is not.
+TEST(Reporters, mark_a_row_whose_max_is_far_over_its_median_unstable) {
+  std::vector<AlltoallRow> rows = alltoall_rows();
+  rows[1].check = "PASS";
+  rows[1].failure.clear();
+  rows[1].max_seconds = 33 * rows[1].median_seconds;
+  std::ostringstream out;
+  ConsoleReporter(out).report_runs(rows);
+  const std::vector<std::string> lines = lines_of(out.str());
+  ASSERT_EQ(lines.size(), 5u) << out.str();
+  EXPECT_LT(lines[0].find("max [us]"), lines[0].find("spread")) << lines[0];
+  EXPECT_NE(lines[1].find("  1.50x "), std::string::npos) << lines[1];
+  EXPECT_EQ(lines[1].find("unstable"), std::string::npos) << lines[1];
+  EXPECT_NE(lines[2].find("33.00x unstable"), std::string::npos) << lines[2];
+  EXPECT_EQ(lines[3],
+            "unstable: node-aware(inner=tra2(r1=2,r2=2)) at 16 B: max 33000.00 us is 33.0x the "
+            "median (over 3x)");
+  EXPECT_EQ(lines[4].rfind("(unstable: a run over 3x the median", 0), 0u) << lines[4];
+  const std::vector<std::string> csv = csv_lines(rows);
+  EXPECT_NE(csv[2].find(",0.033,33,max 33000.00 us is 33.0x the median (over 3x),0.0001,"),
+            std::string::npos)
+      << csv[2];
+  EXPECT_EQ(to_json(rows[0])["unstable"], false);
+  EXPECT_DOUBLE_EQ(to_json(rows[1])["spread"].get<double>(), 33.0);
+  EXPECT_EQ(to_json(rows[1])["unstable_reason"], "max 33000.00 us is 33.0x the median (over 3x)");
+
+  FftRow slow = fft_row("a2afft", "row=-,column=onmpml(leaders=1)", true);
+  slow.total.max = 10 * slow.total.median;
+  std::ostringstream fft_out;
+  ConsoleReporter(fft_out).report_runs(std::vector<FftRow>{slow});
+  EXPECT_NE(fft_out.str().find("unstable: a2afft row=-,column=onmpml(leaders=1): max 20.00 ms is "
+                               "10.0x the median (over 3x)\n"),
+            std::string::npos)
+      << fft_out.str();
+  EXPECT_EQ(to_json(slow)["unstable"], true);
 }
 
 TEST(CsvWriter, appends_rows_under_one_header_and_refuses_another_header) {
