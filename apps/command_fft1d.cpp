@@ -111,7 +111,7 @@ struct Fft1dRun {
 
 Fft1dRun parse_run(const Fft1dCommandOptions& options) {
   Fft1dRun run;
-  run.rigor = parse_rigor(options.run.rigor);
+  run.rigor = parse_rigor(options.run.rigor, "--rigor");
   if (options.output != "natural" && options.output != "scrambled") {
     throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
   }
@@ -131,10 +131,12 @@ Fft1dRun parse_run(const Fft1dCommandOptions& options) {
   run.choices = cli::expand_exchange_specs(options.exchanges);
   run.layout = options.layout.request();
   run.ranks = map_ranks(MPI_COMM_WORLD, run.layout);
-  run.n = !options.length.empty() ? parse_length(options.length)
+  run.n = !options.length.empty() ? parse_length(options.length, "--n")
           : options.hpcc          ? hpcc_length(options.memory_fraction, run.ranks)
                                   : std::size_t{1} << 20;
-  run.split = Fft1d::split(run.n, run.ranks.size(), options.n1);  // throws if N cannot split
+  run.split = cli::speaking_flags({{"Fft1dOptions::n1", "--n1"}}, [&] {
+    return Fft1d::split(run.n, run.ranks.size(), options.n1);  // throws if N cannot split
+  });
   run.order = choose_fft_order(
       options.run, run.transform.point_bytes() * static_cast<double>(run.local_length()), run.ranks,
       run.engines, run.choices.size());

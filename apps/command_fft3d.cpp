@@ -125,8 +125,8 @@ std::vector<std::pair<cli::ExchangeChoice, cli::ExchangeChoice>> exchange_pairs(
 Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   Fft3dRun run;
   run.two_d = two_d;
-  run.shape = two_d ? parse_shape_2d(options.size) : parse_shape(options.size);
-  run.rigor = parse_rigor(options.run.rigor);
+  run.shape = two_d ? parse_shape_2d(options.size) : parse_shape(options.size, "--size");
+  run.rigor = parse_rigor(options.run.rigor, "--rigor");
   if (options.output != "transposed" && options.output != "natural") {
     throw UsageError("--output=" + options.output +
                      " is not valid; expected transposed or natural");
@@ -145,7 +145,7 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   const int p = run.ranks.size();
   run.grid = two_d                  ? std::array<int, 2>{1, p}
              : options.grid.empty() ? Fft3d::default_grid(p)
-                                    : parse_grid(options.grid, p);
+                                    : parse_grid(options.grid, p, "--grid");
   run.order = choose_fft_order(options.run, run.transform.point_bytes() * run.points() / p,
                                run.ranks, run.engines, run.choices.size());
   run.reshape_exchange = canonical_reshape_spec(options.reshape_exchange);

@@ -79,7 +79,7 @@ void check_values(const deck::Invocation& invocation, int ranks) {
     } else if (flag == "--sizes") {
       cli::parse_block_sizes(value, "sizes");
     } else if (flag == "--size") {
-      args.front() == "fft2d" ? parse_shape_2d(value) : parse_shape(value);
+      args.front() == "fft2d" ? parse_shape_2d(value) : parse_shape(value, "--size");
     } else if (flag == "--kind") {
       parse_transform(value, "double", 1);
     } else if (flag == "--transforms") {
@@ -88,8 +88,10 @@ void check_values(const deck::Invocation& invocation, int ranks) {
       parse_padding(value, 0);  // the numbers; their count once the size is known
     } else if (flag == "--precision") {
       parse_transform("c2c", value, 1);
+    } else if (flag == "--rigor") {
+      parse_rigor(value, "--rigor");
     } else if (flag == "--grid") {
-      parse_grid(value, ranks);
+      parse_grid(value, ranks, "--grid");
     } else if (flag == "--n") {
       parse_length(value, "lengths");
     } else if (flag == "--engine") {  // e.g. fftw-mpi in a build without FFTW-MPI

@@ -130,4 +130,14 @@ LayoutRequest LayoutFlags::request() const {
   return LayoutRequest::from_environment().overridden_by(cli);
 }
 
+std::string with_flag_names(std::string message, std::initializer_list<FlagName> names) {
+  for (const FlagName& name : names) {
+    for (std::size_t at = message.find(name.api_option); at != std::string::npos;
+         at = message.find(name.api_option, at + name.flag.size())) {
+      message.replace(at, name.api_option.size(), name.flag);
+    }
+  }
+  return message;
+}
+
 }  // namespace a2afft::cli

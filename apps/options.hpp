@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <a2afft/error.hpp>
 #include <a2afft/layout.hpp>
 
 // Command-line parsing shared by the subcommands. Pure: no MPI, unit-tested.
@@ -35,6 +37,24 @@ struct ExchangeChoice {
 /// on as canonical texts; `all` stands for every registered backend with its defaults. Names and
 /// keys are checked against the backends here, so a typo fails before anything runs.
 std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>& values);
+
+/// An API option a library error names (`Fft1dOptions::n1`) and the command's flag for it.
+struct FlagName {
+  std::string_view api_option;
+  std::string_view flag;
+};
+/// `message` with every API option of `names` replaced by its flag: the library's errors name its
+/// own options, and the command speaks its flags.
+std::string with_flag_names(std::string message, std::initializer_list<FlagName> names);
+/// Runs `call`; a UsageError it throws is thrown again with_flag_names.
+template <typename Call>
+auto speaking_flags(std::initializer_list<FlagName> names, Call&& call) {
+  try {
+    return call();
+  } catch (const UsageError& error) {
+    throw UsageError(with_flag_names(error.what(), names));
+  }
+}
 
 /// The layout flags every MPI subcommand takes; they win over the A2AFFT_* environment.
 struct LayoutFlags {

@@ -40,7 +40,9 @@ using a2afft::Scaling;
 template <typename Real>
 void prepare_fftw();
 
-Rigor parse_rigor(std::string_view text);  // throws UsageError listing the valid words
+/// Throws UsageError naming the text as `option` (the caller's name for it) and listing the
+/// valid words.
+Rigor parse_rigor(std::string_view text, std::string_view option = "rigor");
 std::string_view to_string(Rigor rigor);
 unsigned fftw_flags(Rigor rigor);
 
@@ -53,7 +55,7 @@ unsigned fftw_flags(Rigor rigor);
 template <typename Real = double>
 void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
 template <typename Real = double>
-void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
+void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "wisdom file");
 /// The file holding `Real`'s wisdom when the caller names `path`: `path` for double,
 /// `path.fftwf` for float.
 template <typename Real>

@@ -1,5 +1,6 @@
 #include "six_step_geometry.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <numbers>
@@ -78,10 +79,10 @@ SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1) {
   std::vector<std::size_t> candidates;
   for (std::size_t d = 1; d * d <= n; ++d) {
     if (n % d != 0) continue;
-    for (const std::size_t c : {d, n / d}) {
-      if (valid(c)) candidates.push_back(c);
-    }
+    if (valid(d)) candidates.push_back(d);
+    if (n / d != d && valid(n / d)) candidates.push_back(n / d);  // a square's root once
   }
+  std::sort(candidates.begin(), candidates.end());
   if (n1 != 0) {
     if (valid(n1)) return {n1, n / n1};
     std::string list;
@@ -92,7 +93,7 @@ SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1) {
       }
       list += (list.empty() ? "" : ", ") + std::to_string(c);
     }
-    throw UsageError("--n1=" + std::to_string(n1) + " is not valid for " + where +
+    throw UsageError("Fft1dOptions::n1=" + std::to_string(n1) + " is not valid for " + where +
                      ": N1 must divide N with P dividing N1 and N/N1; valid N1: " + list);
   }
   const double root = std::sqrt(static_cast<double>(n));

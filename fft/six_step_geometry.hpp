@@ -12,8 +12,9 @@
 namespace a2afft::detail::fft {
 
 /// Parses a 1D length: `1048576`, `2^20`, or a product such as `2^4*3^2*5`. Throws UsageError
-/// (naming `option`) for zero, garbled or overflowing (> 2^40) lengths.
-std::size_t parse_length(std::string_view text, std::string_view option = "--n");
+/// (naming `option`, the caller's name for the value) for zero, garbled or overflowing (> 2^40)
+/// lengths.
+std::size_t parse_length(std::string_view text, std::string_view option = "length");
 
 /// N = N1 * N2 with `ranks` dividing both, as the six-step FFT needs.
 struct SixStepSplit {
@@ -22,7 +23,8 @@ struct SixStepSplit {
 };
 /// N1 nearest sqrt(N) (the larger on a tie) among the valid ones; `n1` = 0 chooses, any other
 /// value is checked. Throws UsageError naming N, P and valid alternatives (the nearest valid
-/// N, or the valid N1) when there is none.
+/// N, or the valid N1 in increasing order) when there is none; a bad `n1` is named as the
+/// library's option, Fft1dOptions::n1, which the command maps to its flag.
 SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1 = 0);
 
 /// The sizes of a six-step FFT of length N = N1 * N2 on P ranks (see SixStep1d), the same on

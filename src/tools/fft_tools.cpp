@@ -35,12 +35,12 @@ void for_each_element(const Box3& box, Visit visit) {
 
 }  // namespace
 
-std::array<std::size_t, 3> parse_shape(std::string_view text) {
-  return detail::fft::parse_shape(text);
+std::array<std::size_t, 3> parse_shape(std::string_view text, std::string_view option) {
+  return detail::fft::parse_shape(text, option);
 }
 
-std::array<int, 2> parse_grid(std::string_view text, int ranks) {
-  const detail::fft::ProcGrid grid = detail::fft::parse_grid(text, ranks);
+std::array<int, 2> parse_grid(std::string_view text, int ranks, std::string_view option) {
+  const detail::fft::ProcGrid grid = detail::fft::parse_grid(text, ranks, option);
   return {grid.rows, grid.columns};
 }
 
@@ -48,8 +48,8 @@ std::size_t parse_length(std::string_view text, std::string_view option) {
   return detail::fft::parse_length(text, option);
 }
 
-Rigor parse_rigor(std::string_view text) {
-  return detail::fft::parse_rigor(text);
+Rigor parse_rigor(std::string_view text, std::string_view option) {
+  return detail::fft::parse_rigor(text, option);
 }
 
 int fftw_r2r_kind_of(AxisKind axis, bool backward) {

@@ -43,6 +43,7 @@ TEST(ProcGrid, near_square_and_parsed) {
     parse_grid("3x1", 4);
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("p0 * p1 = 4"), std::string::npos) << error.what();
+    EXPECT_EQ(std::string(error.what()).rfind("grid=3x1 has 3 ranks", 0), 0u) << error.what();
   }
 }
 
@@ -55,8 +56,17 @@ TEST(Shape, cubes_triples_and_bad_sizes) {
       parse_shape(bad);
       ADD_FAILURE() << "accepted " << bad;
     } catch (const UsageError& error) {
-      EXPECT_NE(std::string(error.what()).find("--size="), std::string::npos);
+      // The engine's parser speaks of a shape, never of the command's flag.
+      EXPECT_EQ(std::string(error.what()).rfind(std::string("shape=") + bad, 0), 0u)
+          << error.what();
+      EXPECT_EQ(std::string(error.what()).find("--"), std::string::npos) << error.what();
     }
+  }
+  try {
+    parse_shape("12x10", "--size");
+    ADD_FAILURE() << "accepted 12x10";
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()).rfind("--size=12x10 is not valid", 0), 0u) << error.what();
   }
 }
 

@@ -66,6 +66,19 @@ TEST(SixStepSplit, impossible_lengths_name_the_rule_and_neighbours) {
   EXPECT_THROW(choose_six_step_split(0, 1), UsageError);       // no points (once a crash)
 }
 
+// A library caller set Fft1dOptions::n1 and typed no flag: the message names the option, and
+// lists each valid N1 once, in order (64's square root 8 was listed twice; issue 43).
+TEST(SixStepSplit, a_bad_n1_names_the_library_option_and_lists_each_valid_n1_once) {
+  try {
+    choose_six_step_split(64, 2, 7);
+    FAIL();
+  } catch (const UsageError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "Fft1dOptions::n1=7 is not valid for N=64 on P=2: N1 must divide N with P dividing "
+              "N1 and N/N1; valid N1: 2, 4, 8, 16, 32");
+  }
+}
+
 TEST(SixStepGeometry, rows_and_blocks_follow_the_split) {
   const SixStepGeometry geometry(720, 2, 6);  // N1 = 6, N2 = 120
   EXPECT_EQ(geometry.split().n2, 120u);

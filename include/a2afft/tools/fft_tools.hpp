@@ -19,17 +19,20 @@
 
 namespace a2afft {
 
+// Each parser's errors name the text as `option=text`: pass your own name for the value (a
+// command passes its flag, e.g. "--size"); the default is the value's name in words.
+
 /// `128` (a cube) or `64x96x80`; throws UsageError naming the text for zero, garbled or
 /// overflowing sizes.
-std::array<std::size_t, 3> parse_shape(std::string_view text);
+std::array<std::size_t, 3> parse_shape(std::string_view text, std::string_view option = "shape");
 /// `2x3` as {p0, p1}; throws UsageError unless both are whole numbers >= 1 whose product is
 /// `ranks` (the message suggests Fft3d::default_grid(ranks)).
-std::array<int, 2> parse_grid(std::string_view text, int ranks);
+std::array<int, 2> parse_grid(std::string_view text, int ranks, std::string_view option = "grid");
 /// A 1D length: `1048576`, `2^20` or a product such as `2^4*3^2*5`; throws UsageError naming
 /// `option` for zero, garbled or overflowing (> 2^40) lengths.
-std::size_t parse_length(std::string_view text, std::string_view option = "--n");
+std::size_t parse_length(std::string_view text, std::string_view option = "length");
 /// `estimate`, `measure` or `patient`; throws UsageError listing them.
-Rigor parse_rigor(std::string_view text);
+Rigor parse_rigor(std::string_view text, std::string_view option = "rigor");
 /// The FFTW r2r kind (an fftw_r2r_kind: FFTW_REDFT10, ...) that a2afft runs for a cosine or sine
 /// `axis` forward, or backward (its inverse); for references that call FFTW themselves.
 int fftw_r2r_kind_of(AxisKind axis, bool backward);
