@@ -224,11 +224,11 @@ int run_fft1d(const Fft1dCommandOptions& options) {
   const std::optional<Roofline> roofline = measure_roofline_if_asked(
       options.run, MPI_COMM_WORLD,
       run.local_length() * static_cast<std::size_t>(run.transform.point_bytes()));
-  report::Reporters reporters = start_fft_run(options.run, MPI_COMM_WORLD, context,
-                                              settings_of(run, options), "exchange", roofline);
+  FftReport report = start_fft_run(options.run, MPI_COMM_WORLD, run.transform.precision, context,
+                                   settings_of(run, options), "exchange", roofline);
   const std::vector<FftRow> rows = run_fft_benchmark(options.run, MPI_COMM_WORLD, {1, 1, run.n},
                                                      run.order, makers_of(run), roofline);
-  const int status = report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
+  const int status = report_fft_results(options.run, MPI_COMM_WORLD, report, rows);
   return options.hpcc ? hpcc_status(rows, run, status) : status;
 }
 

@@ -298,12 +298,12 @@ int run_fft3d(const Fft3dCommandOptions& options, bool two_d) {
       static_cast<std::size_t>(run.transform.point_bytes() *
                                static_cast<double>(moved[0] * moved[1] * moved[2]) /
                                run.ranks.size()));
-  report::Reporters reporters =
-      start_fft_run(options.run, MPI_COMM_WORLD, context, settings_of(run, options),
-                    two_d ? "exchange" : "exchange (row, column)", roofline);
+  FftReport report = start_fft_run(options.run, MPI_COMM_WORLD, run.transform.precision, context,
+                                   settings_of(run, options),
+                                   two_d ? "exchange" : "exchange (row, column)", roofline);
   const std::vector<FftRow> rows = run_fft_benchmark(options.run, MPI_COMM_WORLD, run.shape,
                                                      run.order, makers_of(run), roofline);
-  return report_fft_results(options.run, MPI_COMM_WORLD, reporters, rows);
+  return report_fft_results(options.run, MPI_COMM_WORLD, report, rows);
 }
 
 }  // namespace

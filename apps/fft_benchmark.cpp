@@ -1,7 +1,10 @@
 #include "fft_benchmark.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include <a2afft/tools/fft_tools.hpp>
@@ -78,6 +81,39 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
   return row;
 }
 
+// The cache's directory made (rank 0); an empty text when it can be written, else why not.
+std::string ready_cache_directory(const std::string& file) {
+  if (file.empty()) return "no cache directory: set A2AFFT_WISDOM_DIR, XDG_CACHE_HOME or HOME";
+  const std::filesystem::path directory = std::filesystem::path(file).parent_path();
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) return "cannot create " + directory.string() + ": " + error.message();
+  if (::access(directory.c_str(), W_OK) != 0) return "cannot write " + directory.string();
+  return {};
+}
+
+// --wisdom: `cache` (this machine's cache file; a cache that cannot be made is reported and
+// not used, since the run does not depend on it), `none`, or a file the user named (whose
+// errors are the user's to see). Reads the wisdom of `precision`. Collective.
+WisdomUse load_wisdom(const std::string& option, Precision precision, MPI_Comm comm) {
+  WisdomUse use;
+  use.precision = precision;
+  if (option == "none") return use;
+  use.path = option;
+  if (option == "cache") {
+    use.path = wisdom_cache_file();
+    if (is_printing_rank()) use.not_kept = ready_cache_directory(use.path);
+    int usable = use.not_kept.empty() ? 1 : 0;
+    MPI_Bcast(&usable, 1, MPI_INT, 0, comm);
+    if (!usable) {
+      use.path.clear();
+      return use;
+    }
+  }
+  use.loaded = import_fftw_wisdom(use.path, comm, precision, "--wisdom");
+  return use;
+}
+
 }  // namespace
 
 Order choose_fft_order(const FftRunOptions& options, double array_bytes_per_rank,
@@ -97,15 +133,25 @@ std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, 
   return roofline;
 }
 
-report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
-                                const report::RunContext& context, const std::string& settings,
-                                const std::string& exchange_header,
-                                const std::optional<Roofline>& roofline) {
-  report::Reporters reporters(is_printing_rank(), std::cout, options.report_files(),
-                              exchange_header);
+std::string WisdomUse::to_string() const {
+  if (!not_kept.empty()) return "wisdom not kept: " + not_kept;
+  if (path.empty()) return "wisdom none (--wisdom none)";
+  const std::string file = precision == Precision::single_precision ? path + ".fftwf" : path;
+  return loaded ? "wisdom loaded from " + file
+                : "wisdom made by this run's planning, kept in " + file;
+}
+
+FftReport start_fft_run(const FftRunOptions& options, MPI_Comm comm, Precision precision,
+                        const report::RunContext& context, const std::string& settings,
+                        const std::string& exchange_header,
+                        const std::optional<Roofline>& roofline) {
+  FftReport report{
+      report::Reporters(is_printing_rank(), std::cout, options.report_files(), exchange_header),
+      load_wisdom(options.wisdom_path, precision, comm)};
+  const std::string described = settings + ", " + report.wisdom.to_string();
   report::Header header{
-      context, settings + "; times are forward transforms, max over ranks, each on a fresh input",
-      settings};
+      context, described + "; times are forward transforms, max over ranks, each on a fresh input",
+      described};
   if (roofline) {
     const CopyBandwidth& memory = roofline->memory;
     const CopyBandwidth& near = roofline->at_array_size;
@@ -122,9 +168,8 @@ report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
                        {"bandwidth_convention", "bytes read + bytes written"},
                        {"bound", "max(bytes_moved / memcpy all cores, flops / fftw in cache)"}};
   }
-  reporters.report_context(header);
-  if (!options.wisdom_path.empty()) import_fftw_wisdom(options.wisdom_path, comm);
-  return reporters;
+  report.reporters.report_context(header);
+  return report;
 }
 
 std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm comm,
@@ -161,9 +206,11 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm com
   return rows;
 }
 
-int report_fft_results(const FftRunOptions& options, MPI_Comm comm, report::Reporters& reporters,
+int report_fft_results(const FftRunOptions& options, MPI_Comm comm, FftReport& report,
                        const std::vector<FftRow>& rows) {
-  if (!options.wisdom_path.empty()) export_fftw_wisdom(options.wisdom_path, comm);
+  const WisdomUse& wisdom = report.wisdom;
+  if (!wisdom.path.empty()) export_fftw_wisdom(wisdom.path, comm, wisdom.precision, "--wisdom");
+  report::Reporters& reporters = report.reporters;
   const bool all_passed =
       std::all_of(rows.begin(), rows.end(), [](const FftRow& row) { return row.passed; });
   reporters.report_runs(rows);

@@ -44,13 +44,28 @@ Order choose_fft_order(const FftRunOptions& options, double array_bytes_per_rank
 std::optional<Roofline> measure_roofline_if_asked(const FftRunOptions& options, MPI_Comm comm,
                                                   std::size_t array_bytes);
 
-/// The run's reporters (the console on rank 0, and --json and --csv); prints the header
-/// (context, then `settings`, then the roofline if measured) and reads --wisdom if given.
-/// `exchange_header` names the table's exchange column.
-report::Reporters start_fft_run(const FftRunOptions& options, MPI_Comm comm,
-                                const report::RunContext& context, const std::string& settings,
-                                const std::string& exchange_header,
-                                const std::optional<Roofline>& roofline = std::nullopt);
+/// The FFTW wisdom a run reads before planning and writes after (--wisdom).
+struct WisdomUse {
+  std::string path;  // as --wisdom names it (float's is path.fftwf); empty: none is kept
+  Precision precision = Precision::double_precision;
+  bool loaded = false;            // rank 0 read it before planning
+  std::string not_kept;           // why the cache is not used (rank 0), when it is not
+  std::string to_string() const;  // for the header: "wisdom loaded from ...", ...
+};
+
+/// The reporters and the wisdom of one benchmark run.
+struct FftReport {
+  report::Reporters reporters;
+  WisdomUse wisdom;
+};
+
+/// The run's reporters (the console on rank 0, and --json and --csv); reads --wisdom for the
+/// FFTW of `precision`, then prints the header (context, then `settings` and the wisdom, then the
+/// roofline if measured). `exchange_header` names the table's exchange column.
+FftReport start_fft_run(const FftRunOptions& options, MPI_Comm comm, Precision precision,
+                        const report::RunContext& context, const std::string& settings,
+                        const std::string& exchange_header,
+                        const std::optional<Roofline>& roofline = std::nullopt);
 
 /// Makes every distinct candidate, times each over `global` (the input is the reproducible test
 /// signal of that array) in `order`, then checks each: the round trip, and the output against
@@ -61,9 +76,9 @@ std::vector<FftRow> run_fft_benchmark(const FftRunOptions& options, MPI_Comm com
                                       const std::vector<CandidateMaker>& makers,
                                       const std::optional<Roofline>& roofline = std::nullopt);
 
-/// Writes wisdom (when asked), then hands the rows to the reporters and on rank 0 prints a FAIL
-/// line when a check failed. Returns the exit code: 0 when every row passed, else 1.
-int report_fft_results(const FftRunOptions& options, MPI_Comm comm, report::Reporters& reporters,
+/// Writes the wisdom (unless --wisdom none), then hands the rows to the reporters and on rank 0
+/// prints a FAIL line when a check failed. Returns the exit code: 0 when every row passed, else 1.
+int report_fft_results(const FftRunOptions& options, MPI_Comm comm, FftReport& report,
                        const std::vector<FftRow>& rows);
 
 }  // namespace a2afft::commands

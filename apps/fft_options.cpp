@@ -14,7 +14,12 @@ void FftRunOptions::add_to(CLI::App& command) {
                   "fft3d and fft2d on one rank), comma list")
       ->delimiter(',')
       ->capture_default_str();
-  command.add_option("--rigor", rigor, "FFTW planning: estimate, measure or patient")
+  command
+      .add_option("--rigor", rigor,
+                  "FFTW planning: estimate, measure or patient. measure times FFTW's candidates "
+                  "at plan time, once per shape and machine when --wisdom keeps them (docs/"
+                  "commands.md, Planning and wisdom, says what it costs); estimate plans at once "
+                  "from FFTW's heuristics, whose plans can run several times slower")
       ->capture_default_str();
   command
       .add_option("--arrays", arrays,
@@ -49,9 +54,15 @@ void FftRunOptions::add_to(CLI::App& command) {
                   "Largest relative error that passes (round trip and vs fftw-mpi); default 1e-12 "
                   "for double, 5e-4 for float")
       ->check(CLI::NonNegativeNumber);
-  command.add_option("--wisdom", wisdom_path,
-                     "FFTW wisdom file: read before planning if it exists, written after, so "
-                     "later runs with --rigor measure skip the planning and use the same plans");
+  command
+      .add_option("--wisdom", wisdom_path,
+                  "FFTW wisdom, read before planning and written after, so later runs of the same "
+                  "shapes skip the measuring and run the same plans: cache (this machine's cache, "
+                  "one file per host and FFTW version, float's beside it with .fftwf: "
+                  "$A2AFFT_WISDOM_DIR, else $XDG_CACHE_HOME/a2afft, else ~/.cache/a2afft), none "
+                  "(plan from scratch every run), or a FILE. The header says whether it was "
+                  "loaded")
+      ->capture_default_str();
   command.add_option("--json", json_path, "Also write the results as JSON to FILE");
   command.add_option("--csv", csv_path, "Also write the results as CSV to FILE");
 }

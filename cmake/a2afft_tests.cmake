@@ -17,6 +17,9 @@ else()
   set(A2AFFT_MPIEXEC_OVERSUBSCRIBE "")
   set(A2AFFT_MPI_TEST_ENV MPIR_CVAR_POLLS_BEFORE_YIELD=1)
 endif()
+# The command keeps FFTW's wisdom in a per-machine cache by default (--wisdom cache): tests keep
+# theirs in the build tree, never in the home directory of whoever runs them.
+list(APPEND A2AFFT_MPI_TEST_ENV A2AFFT_WISDOM_DIR=${CMAKE_BINARY_DIR}/wisdom-cache)
 string(REPLACE ";" " " A2AFFT_MPIEXEC_OVERSUBSCRIBE_TEXT "${A2AFFT_MPIEXEC_OVERSUBSCRIBE}")
 # Sanitized runs: every finding fails the test. Open MPI's own leaks (buffers it keeps until
 # exit) are suppressed by library in tests/sanitize/lsan.supp, not by turning leak checks off;

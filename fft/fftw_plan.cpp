@@ -1,5 +1,7 @@
 #include "fftw_plan.hpp"
 
+#include <unistd.h>
+
 #if A2AFFT_HAVE_FFTW_MPI
 #include <fftw3-mpi.h>
 #endif
@@ -287,6 +289,18 @@ std::string wisdom_path(const std::string& path) {
   return std::is_same_v<Real, float> ? path + ".fftwf" : path;
 }
 
+// Writes this process's wisdom to `file` through a file of its own renamed over it, so that a
+// reader (another job sharing a wisdom cache) sees the old wisdom or the new, never half.
+template <typename Real>
+bool write_atomically(const std::string& file) {
+  const std::string partial = file + ".partial-" + std::to_string(::getpid());
+  if (FftwApi<Real>::export_wisdom_file(partial.c_str()) == 0) return false;
+  std::error_code error;
+  std::filesystem::rename(partial, file, error);
+  if (error) std::filesystem::remove(partial, error);
+  return !error;
+}
+
 // How errors name the file: the option's value, and for float the file it stands for.
 template <typename Real>
 std::string described_file(const std::string& path) {
@@ -295,7 +309,7 @@ std::string described_file(const std::string& path) {
 }
 
 template <typename Real>
-void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
+bool import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name) {
   prepare_fftw<Real>();
   const std::string file = wisdom_path<Real>(path);
   int status = 0;  // 0: nothing to read, 1: read, 2: not wisdom
@@ -308,6 +322,7 @@ void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name
                      " is not an FFTW wisdom file; remove it or name another");
   }
   if (status == 1) broadcast_wisdom<Real>(comm);
+  return status == 1;
 }
 
 template <typename Real>
@@ -316,7 +331,7 @@ void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name
   const std::string file = wisdom_path<Real>(path);
   gather_wisdom<Real>(comm);
   int written = 1;
-  if (rank_of(comm) == 0) written = FftwApi<Real>::export_wisdom_file(file.c_str());
+  if (rank_of(comm) == 0) written = write_atomically<Real>(file) ? 1 : 0;
   MPI_Bcast(&written, 1, MPI_INT, 0, comm);
   if (written == 0) {
     throw UsageError(std::string(name) + "=" + described_file<Real>(path) +
@@ -326,8 +341,8 @@ void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name
 
 template std::string wisdom_path<double>(const std::string&);
 template std::string wisdom_path<float>(const std::string&);
-template void import_wisdom<double>(const std::string&, MPI_Comm, std::string_view);
-template void import_wisdom<float>(const std::string&, MPI_Comm, std::string_view);
+template bool import_wisdom<double>(const std::string&, MPI_Comm, std::string_view);
+template bool import_wisdom<float>(const std::string&, MPI_Comm, std::string_view);
 template void export_wisdom<double>(const std::string&, MPI_Comm, std::string_view);
 template void export_wisdom<float>(const std::string&, MPI_Comm, std::string_view);
 

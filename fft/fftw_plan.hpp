@@ -47,13 +47,15 @@ std::string_view to_string(Rigor rigor);
 unsigned fftw_flags(Rigor rigor);
 
 /// FFTW wisdom shared by all ranks of `comm`, like FFTW plans it: rank 0 reads `path` (when it
-/// exists) and broadcasts it before planning; after planning every rank's wisdom is gathered
-/// and rank 0 writes `path`. Collective. Throws UsageError if the file exists but is not
-/// wisdom, or cannot be written; the message calls the path `name`, as the caller's option is.
-/// `Real` chooses FFTW's wisdom of that precision (FFTW keeps one per library): a float plan's
-/// wisdom lives in its own file, wisdom_path<float>(path) = `path.fftwf`.
+/// exists) and broadcasts it before planning (import_wisdom returns whether it read a file);
+/// after planning every rank's wisdom is gathered and rank 0 writes `path` (through a file of
+/// its own renamed over it, so concurrent jobs sharing one file never read half of it). Collective.
+/// Throws UsageError if the file exists but is not wisdom, or cannot be written; the message calls
+/// the path `name`, as the caller's option is. `Real` chooses FFTW's wisdom of that precision (FFTW
+/// keeps one per library): a float plan's wisdom lives in its own file, wisdom_path<float>(path) =
+/// `path.fftwf`.
 template <typename Real = double>
-void import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "--wisdom");
+bool import_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "wisdom file");
 template <typename Real = double>
 void export_wisdom(const std::string& path, MPI_Comm comm, std::string_view name = "wisdom file");
 /// The file holding `Real`'s wisdom when the caller names `path`: `path` for double,

@@ -3,6 +3,13 @@
 
 #include <a2afft/tools/fft_tools.hpp>
 
+#include <fftw3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
 #include "axis_kinds.hpp"
 #include "fftw_plan.hpp"
 #include "gather.hpp"
@@ -66,6 +73,42 @@ void import_fftw_wisdom(const std::string& path, MPI_Comm comm) {
 
 void export_fftw_wisdom(const std::string& path, MPI_Comm comm) {
   detail::fft::export_wisdom(path, comm);
+}
+
+bool import_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precision,
+                        std::string_view option) {
+  return precision == Precision::single_precision
+             ? detail::fft::import_wisdom<float>(path, comm, option)
+             : detail::fft::import_wisdom<double>(path, comm, option);
+}
+
+void export_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precision,
+                        std::string_view option) {
+  if (precision == Precision::single_precision) {
+    detail::fft::export_wisdom<float>(path, comm, option);
+  } else {
+    detail::fft::export_wisdom<double>(path, comm, option);
+  }
+}
+
+std::string wisdom_cache_file() {
+  const auto variable = [](const char* name) {
+    const char* value = std::getenv(name);
+    return std::string(value != nullptr ? value : "");
+  };
+  std::string directory = variable("A2AFFT_WISDOM_DIR");
+  if (directory.empty() && !variable("XDG_CACHE_HOME").empty())
+    directory = variable("XDG_CACHE_HOME") + "/a2afft";
+  if (directory.empty() && !variable("HOME").empty())
+    directory = variable("HOME") + "/.cache/a2afft";
+  if (directory.empty()) return {};
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "%s", "host");
+  // FFTW's version names its codelets too (fftw-3.3.10-sse2-avx): wisdom from another build
+  // names solvers this one may lack.
+  std::string version = fftw_version;
+  std::replace(version.begin(), version.end(), '/', '-');
+  return directory + "/" + host + "-" + version + ".wisdom";
 }
 
 Complex test_signal(std::size_t global_index, std::uint64_t salt) {

@@ -47,6 +47,18 @@ void import_fftw_wisdom(const std::string& path, MPI_Comm comm);
 /// Gathers every rank's wisdom and rank 0 writes it to `path`. Collective; throws UsageError
 /// if the file cannot be written.
 void export_fftw_wisdom(const std::string& path, MPI_Comm comm);
+/// The same for the FFTW of `precision`: float's wisdom lives in `path.fftwf`, as
+/// PlanOptions::wisdom_file keeps it. The import returns whether rank 0 read a file. Errors name
+/// the file as `option`.
+bool import_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precision,
+                        std::string_view option = "wisdom file");
+void export_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precision,
+                        std::string_view option = "wisdom file");
+/// This machine's wisdom cache, where the a2afft command keeps FFTW's measured plans between
+/// runs: the file `HOST-FFTWVERSION.wisdom` (e.g. `node7-fftw-3.3.10-sse2-avx.wisdom`; float's
+/// beside it with `.fftwf` added) in $A2AFFT_WISDOM_DIR, else $XDG_CACHE_HOME/a2afft, else
+/// $HOME/.cache/a2afft. Empty when none of the three is set. Creates nothing.
+std::string wisdom_cache_file();
 
 /// A reproducible input: a pseudo-random value in [-1, 1) x [-1, 1) for each global (row-major)
 /// index and `salt`, so every plan, grid and number of ranks sees the same global array.
