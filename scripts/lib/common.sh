@@ -76,7 +76,7 @@ A2AFFT_SMPI_TARGETS="a2afft exchange_conformance_test variable_exchange_conforma
 
 # Builds the simulated flavour in A2AFFT_BUILD (the caller points it at build-smpi/ or the like).
 a2afft_build_smpi() {
-  CC=smpicc CXX=smpicxx A2AFFT_BUILD_TARGETS=$A2AFFT_SMPI_TARGETS a2afft_build "$@"
+  CC=smpicc CXX=smpicxx A2AFFT_BUILD_TARGETS=$A2AFFT_SMPI_TARGETS a2afft_build
 }
 
 # mpirun as root needs these (containers, CI); harmless otherwise.
