@@ -120,18 +120,42 @@ add_test(NAME simulated.cli.error.unknown_exchange
                  --ranks 4 -- a2afft alltoall --exchange bogus)
 add_test(NAME simulated.simulate.bad_input
          COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 200 -- a2afft list; echo exit=$?")
-# SMPI's own `pair` alltoall calls MPI_Abort when P is not a power of two, and smpirun exits 0
-# all the same: scripts/simulate must fail the run.
+# SMPI's `pair` allgather calls MPI_Abort when P is not a power of two (a2afft plans with
+# MPI_Allgather), and smpirun exits 0 all the same: scripts/simulate must fail the run. (Its
+# `pair` alltoall is refused before the simulation: simulated.simulate.alltoall_pair_np96.)
 add_test(NAME simulated.simulate.abort_fails
-         COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 3 --alltoall pair -- a2afft alltoall --exchange mpi --sizes 1KiB; echo exit=$?")
+         COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 3 --cfg=smpi/allgather:pair -- a2afft alltoall --exchange mpi --sizes 1KiB; echo exit=$?")
 set_tests_properties(simulated.simulate.abort_fails PROPERTIES PASS_REGULAR_EXPRESSION
   "MPI_Abort was called.*smpirun exited 0 all the same, so this run fails\nexit=1")
+# A rank count that is not a power of two (issue 43): 96 ranks on 2 nodes of 48
+# (supermuc-ng-like). The default baseline there is ring (SMPI's pair needs a power of two), the
+# reports say so, and mpi and tra pass --validate.
+add_test(NAME simulated.simulate.default_alltoall_np96
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/default_alltoall_np96.sh ${A2AFFT_SIMULATE})
+# A baseline the user names that cannot run on P ranks is one error line and exit 2 before the
+# simulation (not SMPI's abort on every rank), naming the value and what is valid; so is an
+# unknown name, listing SMPI's.
+add_test(NAME simulated.simulate.alltoall_pair_np96
+         COMMAND sh -c "${A2AFFT_SIMULATE} --platform supermuc-ng-like --ranks 96 --alltoall pair -- a2afft alltoall --exchange mpi --sizes 1KiB 2>&1; echo exit=$?")
+set_tests_properties(simulated.simulate.alltoall_pair_np96 PROPERTIES PASS_REGULAR_EXPRESSION
+  "^simulate: --alltoall pair cannot run on 96 ranks: pair exchanges with partner rank XOR step, so it needs a power of two; valid for 96 ranks: ring [a-z0-9_ ]*bruck[a-z0-9_ ]*\nexit=2")
+add_test(NAME simulated.simulate.alltoall_2dmesh_np7
+         COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 7 --alltoall 2dmesh -- a2afft alltoall --exchange mpi --sizes 1KiB 2>&1; echo exit=$?")
+set_tests_properties(simulated.simulate.alltoall_2dmesh_np7 PROPERTIES PASS_REGULAR_EXPRESSION
+  "^simulate: --alltoall 2dmesh cannot run on 7 ranks: 2dmesh needs a factor of P from sqrt\\(P\\) to P/2; valid for 7 ranks: ring [a-z0-9_ ]*\nexit=2")
+add_test(NAME simulated.simulate.alltoall_unknown
+         COMMAND sh -c "${A2AFFT_SIMULATE} --platform test-cluster --ranks 6 --alltoall pairwise -- a2afft alltoall --exchange mpi --sizes 1KiB 2>&1; echo exit=$?")
+set_tests_properties(simulated.simulate.alltoall_unknown PROPERTIES PASS_REGULAR_EXPRESSION
+  "^simulate: unknown --alltoall 'pairwise'; SMPI 3\\.32's MPI_Alltoall algorithms are: pair [a-z0-9_ ]*ring[a-z0-9_ ]*\nexit=2")
 set_tests_properties(simulated.reports_say_simulated simulated.fold_memory simulated.plan_only
                      simulated.nonblocking_bounded simulated.cli.error.nonblocking_batch_that_crashes_np256
                      simulated.cli.error.auto_measure_np256
                      simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange
                      simulated.cli.error.memory_counts_every_simulated_rank simulated.hpcc_length
-                     simulated.simulate.bad_input simulated.simulate.abort_fails PROPERTIES
+                     simulated.simulate.bad_input simulated.simulate.abort_fails
+                     simulated.simulate.default_alltoall_np96 simulated.simulate.alltoall_pair_np96
+                     simulated.simulate.alltoall_2dmesh_np7 simulated.simulate.alltoall_unknown
+                     PROPERTIES
                      TIMEOUT 120 LABELS simulated ENVIRONMENT A2AFFT_SMPI_BUILD=${CMAKE_BINARY_DIR})
 set_tests_properties(simulated.simulate.bad_input PROPERTIES PASS_REGULAR_EXPRESSION
   "simulate: 200 ranks need 13 hosts; platform test-cluster has 8\nexit=2")

@@ -1,4 +1,4 @@
-# Shared by run-tests and run-demo: install what is missing, configure, build.
+# Shared by run-tests, run-demo and simulate: install what is missing, configure, build.
 # Sourced, not run. Everything it installs comes from Debian's packages.
 
 A2AFFT_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -64,6 +64,19 @@ a2afft_build() {
   local targets=()
   [ -n "${A2AFFT_BUILD_TARGETS:-}" ] && read -r -a targets <<<"--target $A2AFFT_BUILD_TARGETS"
   cmake --build "$A2AFFT_BUILD" -j "$(nproc)" "${targets[@]}"
+}
+
+# The simulated build (SimGrid's SMPI; run-tests --mpi smpi, and simulate on first use): SimGrid's
+# compilers make every program a shared object that smpirun loads once per rank. FFTW-MPI and
+# mpi4py are built for Open MPI, so configure leaves the fftw-mpi engine and the Python package
+# out (it says why). Only what the label simulated runs is built: the command and four test
+# binaries.
+A2AFFT_SMPI_PACKAGE="libsimgrid-dev:/usr/bin/smpirun"
+A2AFFT_SMPI_TARGETS="a2afft exchange_conformance_test variable_exchange_conformance_test pencil3d_test six_step1d_test"
+
+# Builds the simulated flavour in A2AFFT_BUILD (the caller points it at build-smpi/ or the like).
+a2afft_build_smpi() {
+  CC=smpicc CXX=smpicxx A2AFFT_BUILD_TARGETS=$A2AFFT_SMPI_TARGETS a2afft_build
 }
 
 # mpirun as root needs these (containers, CI); harmless otherwise.
