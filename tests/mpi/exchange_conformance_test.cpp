@@ -432,7 +432,7 @@ TEST(Allocate, every_backend_gives_aligned_memory_of_the_size_asked) {
   }
 }
 
-TEST(OwnBlock, only_direct_exchanges_leave_it_and_the_others_say_so) {
+TEST(OwnBlock, direct_and_shared_memory_exchanges_leave_it_and_the_others_say_so) {
   for (const ExchangeInfo* info : registered_exchanges()) {
     const ExchangeProblem problem{topology(), 8};
     if (!exchange_refusal(parse_spec(info->name), problem).empty()) continue;
@@ -444,6 +444,12 @@ TEST(OwnBlock, only_direct_exchanges_leave_it_and_the_others_say_so) {
     }
   }
   EXPECT_TRUE(make_exchange("pairwise", topology(), 8)->can_leave_own_block());
+  // The shared-memory leaders copy our own block in their intra step alone, so they skip it.
+  for (const char* name : {"mpml", "nmpml", "onmpml"}) {
+    const ExchangeProblem problem{topology(), 8};
+    if (!exchange_refusal(parse_spec(name), problem).empty()) continue;
+    EXPECT_TRUE(make_exchange(parse_spec(name), problem)->can_leave_own_block()) << name;
+  }
   EXPECT_FALSE(make_exchange("mpi", topology(), 8)->can_leave_own_block());
 }
 

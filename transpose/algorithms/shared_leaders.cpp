@@ -154,14 +154,21 @@ class SharedLeaderExchange final : public ExchangePlan {
     return ExchangeBuffer(std::move(allocation), data, bytes);
   }
 
-  void run(const std::byte* send, std::byte* recv) override {
+  // Our own block only goes from our send to our recv (pull_intra()); a caller that packs it
+  // straight into recv, as the FFTs do, saves that copy, as with the direct exchanges.
+  bool can_leave_own_block() const override { return true; }
+
+  void run(const std::byte* send, std::byte* recv) override { exchange(send, recv, true); }
+  void run_others(const std::byte* send, std::byte* recv) override { exchange(send, recv, false); }
+
+ private:
+  // run(), or run_others() without `own`: our own block of send is then never read, nor our
+  // own block of recv written.
+  void exchange(const std::byte* send, std::byte* recv, bool own) {
     const std::size_t total = total_bytes();
     const Published mine{place_of(send, total, 0), place_of(recv, total, staging_recv_offset_)};
     std::byte* own_segment = staging_.segment(node_comm_.rank());
-    if (mine.send.window == 0) {
-      const auto timed = phase("copy");
-      std::memcpy(own_segment, send, total);
-    }
+    if (mine.send.window == 0) stage_send(send, own);
     std::memcpy(published_.segment(node_comm_.rank()), &mine, sizeof(mine));
     node_sync();
     for (std::size_t local = 0; local < peer_send_.size(); ++local) {
@@ -173,9 +180,9 @@ class SharedLeaderExchange final : public ExchangePlan {
     // A leader with no node offset to serve (one node, or more leaders than other nodes) only
     // pulls its own blocks, like every other rank.
     if (!messages_.empty() && settings_.overlap) {
-      lead_overlapped(recv);
+      lead_overlapped(recv, own);
     } else {
-      pull_intra(recv);
+      pull_intra(recv, own);
       if (!messages_.empty()) lead_in_turn();
     }
     node_sync();
@@ -189,7 +196,21 @@ class SharedLeaderExchange final : public ExchangePlan {
     }
   }
 
- private:
+  // Our send blocks into our staging segment, where our peers read them; all but our own block
+  // when the caller keeps it (run_others() reads nothing of it).
+  void stage_send(const std::byte* send, bool own) {
+    const auto timed = phase("copy");
+    std::byte* staged = staging_.segment(node_comm_.rank());
+    if (own) {
+      std::memcpy(staged, send, total_bytes());
+      return;
+    }
+    const std::size_t before = static_cast<std::size_t>(rank_) * block_bytes_;
+    const std::size_t after = before + block_bytes_;
+    std::memcpy(staged, send, before);
+    std::memcpy(staged + after, send + after, total_bytes() - after);
+  }
+
   std::size_t total_bytes() const { return static_cast<std::size_t>(ranks_) * block_bytes_; }
 
   void plan_messages(const std::vector<std::vector<int>>& leaders) {
@@ -266,10 +287,11 @@ class SharedLeaderExchange final : public ExchangePlan {
     sync_all();
   }
 
-  void pull_intra(std::byte* recv) const {
+  void pull_intra(std::byte* recv, bool own) const {
     const auto timed = phase("intra");
     const std::vector<int>& node = members_[static_cast<std::size_t>(node_)];
     for (std::size_t local = 0; local < node.size(); ++local) {
+      if (!own && node[local] == rank_) continue;
       std::memcpy(block(recv, node[local], block_bytes_),
                   block(peer_send_[local], rank_, block_bytes_), block_bytes_);
     }
@@ -330,7 +352,7 @@ class SharedLeaderExchange final : public ExchangePlan {
   }
 
   // onmpml: every copy overlaps the messages in flight; `inter` is the time left waiting.
-  void lead_overlapped(std::byte* recv) {
+  void lead_overlapped(std::byte* recv, bool own) {
     const auto timed = phase("overlapped");
     for (const LeaderMessage& message : messages_)
       post_receive(message);
@@ -338,7 +360,7 @@ class SharedLeaderExchange final : public ExchangePlan {
       gather(message);
       post_send(message);
     }
-    pull_intra(recv);
+    pull_intra(recv, own);
     for (;;) {
       int arrived = -1;
       {

@@ -25,7 +25,8 @@ class SharedWindow {
   enum class Folding { never, when_memory_folded };
 
   SharedWindow() = default;
-  /// Our segment holds at least `bytes` (0 is fine) and starts kAlignment-aligned.
+  /// Our segment holds at least `bytes` (0 is fine) and starts kAlignment-aligned. Its pages are
+  /// faulted in here, so that runs on it never take their first-touch faults.
   SharedWindow(MPI_Comm comm, std::size_t bytes, Folding folding = Folding::never);
   SharedWindow(SharedWindow&& other) noexcept;
   SharedWindow& operator=(SharedWindow&& other) noexcept;
