@@ -15,6 +15,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -49,16 +50,45 @@ int delete_all_at_finalize(MPI_Comm, int, void*, void*) {
   return MPI_SUCCESS;
 }
 
+// A variable-size spec names a variable row and only its keys, or any uniform spec (which
+// serves counts that happen to be uniform). Values are checked when the first plan is made.
+void check_variable_spec(const detail::Spec& spec) {
+  const detail::VariableExchangeInfo* row = detail::find_variable_exchange(spec.name);
+  if (row == nullptr) {
+    try {
+      detail::check_spec(spec);
+    } catch (const UsageError& error) {
+      std::string names;
+      for (const detail::VariableExchangeInfo* info : detail::registered_variable_exchanges()) {
+        names += (names.empty() ? "" : ", ") + std::string(info->name);
+      }
+      throw UsageError(std::string(error.what()) + "; variable-size exchanges: " + names);
+    }
+    return;
+  }
+  for (const detail::SpecParam& param : spec.params) {
+    if (std::none_of(row->params.begin(), row->params.end(),
+                     [&](const detail::ParamInfo& info) { return info.key == param.key; })) {
+      std::string keys;
+      for (const detail::ParamInfo& info : row->params) {
+        keys += (keys.empty() ? "" : ", ") + std::string(info.key);
+      }
+      throw UsageError(spec.name + " has no parameter '" + param.key +
+                       "'; valid: " + (keys.empty() ? std::string("none") : keys));
+    }
+  }
+}
+
 // A spec variable: unset or empty leaves that call to the library; a bad spec is fatal.
 void read_spec(MPI_Comm comm, const char* variable, bool* set, std::string* text,
-               detail::Spec* spec) {
+               detail::Spec* spec, bool variable_size) {
   const char* value = std::getenv(variable);
   if (value == nullptr || *value == '\0') return;
   *set = true;
   *text = value;
   try {
     *spec = detail::parse_spec(*text);
-    detail::check_spec(*spec);
+    variable_size ? check_variable_spec(*spec) : detail::check_spec(*spec);
   } catch (const UsageError& error) {
     fail(comm, std::string(variable) + "=" + *text + ": " + error.what());
   }
@@ -110,8 +140,8 @@ void read_options(MPI_Comm comm, Setup& s) {
 const Setup& setup(MPI_Comm comm) {
   static Setup instance = [&] {
     Setup s;
-    read_spec(comm, "A2AFFT_ALLTOALL", &s.alltoall, &s.alltoall_text, &s.alltoall_spec);
-    read_spec(comm, "A2AFFT_ALLTOALLV", &s.alltoallv, &s.alltoallv_text, &s.alltoallv_spec);
+    read_spec(comm, "A2AFFT_ALLTOALL", &s.alltoall, &s.alltoall_text, &s.alltoall_spec, false);
+    read_spec(comm, "A2AFFT_ALLTOALLV", &s.alltoallv, &s.alltoallv_text, &s.alltoallv_spec, true);
     read_options(comm, s);
     if (!s.alltoall && !s.alltoallv && !s.counting()) return s;
     PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_cache, &s.cache_key, nullptr);

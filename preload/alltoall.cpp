@@ -85,6 +85,7 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   PMPI_Comm_size(comm, &ranks);
   const double bytes = static_cast<double>(size) * recvcount * ranks;
   detail::ExchangePlan* plan = nullptr;
+  const std::size_t known = cache.plans.size() + cache.refusals.size();
   inside_a2afft = true;
   int rc = MPI_SUCCESS;
   try {
@@ -103,7 +104,8 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     log_once(comm, cache, std::string(kind) + ": fallback to PMPI_Alltoall: " + why);
   }
   if (s.counting()) {
-    count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? plan->describe() : "", why);
+    count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? plan->describe() : "", why,
+               cache.plans.size() + cache.refusals.size() != known);
   }
   return rc;
 }

@@ -179,6 +179,7 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
     agreed = vote.plan;
   }
   detail::VariableExchangePlan* plan = nullptr;
+  const long made = cache.next_pattern_id;
   int rc = MPI_SUCCESS;
   inside_a2afft = true;
   try {
@@ -201,7 +202,8 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
     PMPI_Comm_size(comm, &ranks);
     for (int j = 0; sendbuf != MPI_IN_PLACE && j < ranks; ++j)
       bytes += double(size) * sendcounts[j];
-    count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? plan->describe() : "", why);
+    count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? plan->describe() : "", why,
+               cache.next_pattern_id != made);
   }
   return rc;
 }

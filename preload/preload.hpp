@@ -44,8 +44,9 @@ const Setup& setup(MPI_Comm comm);
 struct CallStats {
   long calls = 0;
   long routed = 0;
-  double bytes = 0;                       // sent by this rank
-  double seconds = 0;                     // inside the intercepted call, this rank
+  long plans = 0;      // plans made (refusals included): each count pattern or block size once
+  double bytes = 0;    // sent by this rank
+  double seconds = 0;  // inside the intercepted call, this rank
   std::map<std::string, long> backends;   // the plan's describe() -> routed calls
   std::map<std::string, long> fallbacks;  // reason -> calls
 };
@@ -101,9 +102,10 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
 
 /// The report's record for a new communicator's cache (report.cpp).
 CommRecord* new_record(MPI_Comm comm);
-/// Counts one call in `cache`'s record: `backend` when routed, else `fallback` (its reason).
+/// Counts one call in `cache`'s record: `backend` when routed, else `fallback` (its reason);
+/// `planned` when the call made a plan (or found a refusal) for a pattern or block size.
 void count_call(CommCache& cache, const char* kind, double bytes, double seconds,
-                const std::string& backend, const std::string& fallback);
+                const std::string& backend, const std::string& fallback, bool planned);
 /// At MPI_Finalize (collective over MPI_COMM_WORLD): the report file and the summary on rank 0,
 /// when asked for. Before PMPI_Finalize, while the caches still exist.
 void finish_report();

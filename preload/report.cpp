@@ -11,6 +11,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "preload.hpp"
 
@@ -50,16 +51,17 @@ std::string members(MPI_Comm comm) {
 }
 
 json to_json(const CommRecord& record, const std::string& kind, const CallStats& stats) {
-  return {
-      {"communicator", record.label}, {"size", record.size},        {"kind", kind},
-      {"calls", stats.calls},         {"routed", stats.routed},     {"bytes", stats.bytes},
-      {"seconds", stats.seconds},     {"backends", stats.backends}, {"fallbacks", stats.fallbacks}};
+  return {{"communicator", record.label}, {"size", record.size},      {"kind", kind},
+          {"calls", stats.calls},         {"routed", stats.routed},   {"plans", stats.plans},
+          {"bytes", stats.bytes},         {"seconds", stats.seconds}, {"backends", stats.backends},
+          {"fallbacks", stats.fallbacks}};
 }
 
 // Merges one rank's row into the merged row of the same communicator and kind.
 void merge(json& into, const json& row) {
   into["calls"] = std::max(into["calls"].get<long>(), row["calls"].get<long>());
   into["routed"] = std::max(into["routed"].get<long>(), row["routed"].get<long>());
+  into["plans"] = std::max(into["plans"].get<long>(), row["plans"].get<long>());
   into["bytes"] = into["bytes"].get<double>() + row["bytes"].get<double>();
   into["seconds_max"] = std::max(into["seconds_max"].get<double>(), row["seconds"].get<double>());
   for (const char* part : {"backends", "fallbacks"}) {
@@ -70,14 +72,8 @@ void merge(json& into, const json& row) {
   }
 }
 
-// This rank's rows, gathered on world rank 0 (other ranks get an empty array).
-json gather_rows() {
-  json mine = json::array();
-  for (const CommRecord& record : records()) {
-    for (const auto& [kind, stats] : record.kinds)
-      mine.push_back(to_json(record, kind, stats));
-  }
-  const std::string text = mine.dump();
+// Every rank's `text`, on world rank 0 (other ranks get nothing).
+std::vector<std::string> gather_texts(const std::string& text) {
   int length = static_cast<int>(text.size()), rank = 0, ranks = 0;
   PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
   PMPI_Comm_size(MPI_COMM_WORLD, &ranks);
@@ -89,25 +85,38 @@ json gather_rows() {
   std::string all(rank == 0 ? total : 0, '\0');
   PMPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR,
                0, MPI_COMM_WORLD);
-  json merged = json::array();
-  if (rank != 0) return merged;
+  std::vector<std::string> texts;
+  for (int r = 0; rank == 0 && r < ranks; ++r)
+    texts.push_back(all.substr(offsets[r], lengths[r]));
+  return texts;
+}
+
+// Every rank's rows, merged by communicator and kind on world rank 0 (elsewhere: empty).
+json gather_rows() {
+  json mine = json::array();
+  for (const CommRecord& record : records()) {
+    for (const auto& [kind, stats] : record.kinds)
+      mine.push_back(to_json(record, kind, stats));
+  }
   std::map<std::pair<std::string, std::string>, json> rows;  // by communicator and kind
-  for (int r = 0; r < ranks; ++r) {
-    for (const json& row : json::parse(all.substr(offsets[r], lengths[r]))) {
+  for (const std::string& text : gather_texts(mine.dump())) {
+    for (const json& row : json::parse(text)) {
       const auto key =
           std::make_pair(row["communicator"].get<std::string>(), row["kind"].get<std::string>());
-      auto [it, fresh] = rows.try_emplace(key, json{{"communicator", key.first},
-                                                    {"size", row["size"]},
-                                                    {"kind", key.second},
-                                                    {"calls", 0L},
-                                                    {"routed", 0L},
-                                                    {"bytes", 0.0},
-                                                    {"seconds_max", 0.0},
-                                                    {"backends", json::object()},
-                                                    {"fallbacks", json::object()}});
-      merge(it->second, row);
+      const json empty = {{"communicator", key.first},
+                          {"size", row["size"]},
+                          {"kind", key.second},
+                          {"calls", 0L},
+                          {"routed", 0L},
+                          {"plans", 0L},
+                          {"bytes", 0.0},
+                          {"seconds_max", 0.0},
+                          {"backends", json::object()},
+                          {"fallbacks", json::object()}};
+      merge(rows.try_emplace(key, empty).first->second, row);
     }
   }
+  json merged = json::array();
   for (auto& [key, row] : rows)
     merged.push_back(std::move(row));
   return merged;
@@ -126,8 +135,8 @@ void print_summary(const json& rows, const Setup& s) {
   std::fprintf(stderr, "a2afft: drop-in summary (A2AFFT_ALLTOALL=%s, A2AFFT_ALLTOALLV=%s)\n",
                s.alltoall ? s.alltoall_text.c_str() : "unset",
                s.alltoallv ? s.alltoallv_text.c_str() : "unset");
-  std::fprintf(stderr, "a2afft: %-24s %-24s %8s %8s %10s %9s  %s\n", "communicator", "call",
-               "calls", "routed", "MB", "max s", "backend");
+  std::fprintf(stderr, "a2afft: %-24s %-24s %8s %8s %6s %10s %9s  %s\n", "communicator", "call",
+               "calls", "routed", "plans", "MB", "max s", "backend");
   int lines = 0;
   for (const json& row : rows) {
     if (++lines > 16) {
@@ -135,11 +144,12 @@ void print_summary(const json& rows, const Setup& s) {
                    s.report_path.empty() ? "" : ", every one in the report");
       break;
     }
-    std::fprintf(stderr, "a2afft: %-24s %-24s %8ld %8ld %10.3f %9.4f  %s\n",
+    std::fprintf(stderr, "a2afft: %-24s %-24s %8ld %8ld %6ld %10.3f %9.4f  %s\n",
                  row["communicator"].get<std::string>().c_str(),
                  row["kind"].get<std::string>().c_str(), row["calls"].get<long>(),
-                 row["routed"].get<long>(), row["bytes"].get<double>() / 1e6,
-                 row["seconds_max"].get<double>(), joined(row["backends"]).c_str());
+                 row["routed"].get<long>(), row["plans"].get<long>(),
+                 row["bytes"].get<double>() / 1e6, row["seconds_max"].get<double>(),
+                 joined(row["backends"]).c_str());
     for (const auto& [reason, count] : row["fallbacks"].items()) {
       std::fprintf(stderr, "a2afft:   fallback in %ld calls: %s\n", count.get<long>(),
                    reason.c_str());
@@ -167,9 +177,10 @@ CommRecord* new_record(MPI_Comm comm) {
 }
 
 void count_call(CommCache& cache, const char* kind, double bytes, double seconds,
-                const std::string& backend, const std::string& fallback) {
+                const std::string& backend, const std::string& fallback, bool planned) {
   CallStats& stats = cache.record->kinds[kind];
   ++stats.calls;
+  stats.plans += planned ? 1 : 0;
   stats.bytes += bytes;
   stats.seconds += seconds;
   if (!backend.empty()) {
