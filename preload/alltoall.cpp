@@ -14,10 +14,12 @@ namespace a2afft::preload {
 namespace {
 
 // Why this rank cannot route the call, or "" when it can; `block_bytes` on success.
-std::string local_obstacle(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int recvcount,
-                           MPI_Datatype recvtype, MPI_Comm comm, std::size_t* block_bytes) {
+std::string local_obstacle(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                           const void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           std::size_t* block_bytes) {
   if (sendbuf == MPI_IN_PLACE) return "MPI_IN_PLACE";
-  if (sendbuf == MPI_BOTTOM || sendbuf == nullptr) return "MPI_BOTTOM (absolute addresses)";
+  // MPI_BOTTOM is the null address in Open MPI and MPICH: buffers at absolute addresses.
+  if (sendbuf == MPI_BOTTOM || recvbuf == MPI_BOTTOM) return "MPI_BOTTOM (absolute addresses)";
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) return "an intercommunicator";
@@ -72,8 +74,8 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   const double start = PMPI_Wtime();
   CommCache& cache = cache_of(comm, s);
   std::size_t block_bytes = 0;
-  std::string why = s.alltoall ? local_obstacle(sendbuf, sendcount, sendtype, recvcount, recvtype,
-                                                comm, &block_bytes)
+  std::string why = s.alltoall ? local_obstacle(sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                                                recvtype, comm, &block_bytes)
                                : "A2AFFT_ALLTOALL is not set";
   if (s.alltoall) {
     int mine = why.empty() ? 1 : 0, all = 0;

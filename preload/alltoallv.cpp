@@ -41,10 +41,10 @@ detail::PeerBytes side_bytes(const int counts[], const int displs[], MPI_Count s
 
 // Why this rank cannot route the call, or "" when it can; the byte layout on success.
 std::string local_obstacle(const void* sendbuf, const int sendcounts[], const int sdispls[],
-                           MPI_Datatype sendtype, const int recvcounts[], const int rdispls[],
-                           MPI_Datatype recvtype, MPI_Comm comm, Layout* layout) {
+                           MPI_Datatype sendtype, const void* recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                           Layout* layout) {
   if (sendbuf == MPI_IN_PLACE) return "MPI_IN_PLACE";
-  if (sendbuf == MPI_BOTTOM || sendbuf == nullptr) return "MPI_BOTTOM (absolute addresses)";
   int inter = 0, ranks = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) return "an intercommunicator";
@@ -59,6 +59,12 @@ std::string local_obstacle(const void* sendbuf, const int sendcounts[], const in
   }
   layout->send = side_bytes(sendcounts, sdispls, send_size, ranks);
   layout->recv = side_bytes(recvcounts, rdispls, recv_size, ranks);
+  // A null buffer is MPI_BOTTOM (absolute addresses), unless its side moves no byte: programs
+  // pass NULL on a rank that sends or receives nothing, and such calls route.
+  if ((sendbuf == MPI_BOTTOM && layout->send.total() > 0) ||
+      (recvbuf == MPI_BOTTOM && layout->recv.total() > 0)) {
+    return "MPI_BOTTOM (absolute addresses)";
+  }
   return "";
 }
 
@@ -161,8 +167,8 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
   const double start = PMPI_Wtime();
   CommCache& cache = cache_of(comm, s);
   Layout layout;
-  std::string why = s.alltoallv ? local_obstacle(sendbuf, sendcounts, sdispls, sendtype, recvcounts,
-                                                 rdispls, recvtype, comm, &layout)
+  std::string why = s.alltoallv ? local_obstacle(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                                 recvcounts, rdispls, recvtype, comm, &layout)
                                 : "A2AFFT_ALLTOALLV is not set";
   std::vector<std::size_t> key;
   long agreed = -1;

@@ -1,7 +1,8 @@
 /* An ordinary MPI program, built without a2afft: it calls MPI_Alltoallv on MPI_COMM_WORLD and on
  * a split with uneven counts, empty peers, a silent rank, all-empty calls, displacements with
  * gaps in reverse order, one rank changing its displacements alone, and several datatypes, and
- * compares every received byte (gaps included) with PMPI_Alltoallv on the same data. Each call
+ * compares every received byte (gaps included) with PMPI_Alltoallv on the same data; a rank with
+ * nothing to send or receive passes NULL there, as programs do. Each call
  * runs twice with other data, so cached plans run again. The vector type and MPI_IN_PLACE must
  * fall back to the library and still be right. Exit status 0 when every call matched.
  * With --cycle N it only cycles N times through 3 patterns on MPI_COMM_WORLD (MPI_BYTE): the
@@ -77,9 +78,12 @@ static long run_case(const struct Case* c, enum Shape s, MPI_Comm comm, int salt
   unsigned char* expected = malloc(recv_bytes);
   for (size_t b = 0; b < send_bytes; ++b) send[b] = pattern(rank, b, salt);
   for (size_t b = 0; b < recv_bytes; ++b) got[b] = expected[b] = c->in_place ? pattern(rank, b, salt) : 0xa5;
-  const void* from = c->in_place ? MPI_IN_PLACE : send;
-  MPI_Alltoallv(from, sc, sd, c->send_type, got, rc, rd, c->recv_type, comm);
-  PMPI_Alltoallv(from, sc, sd, c->send_type, expected, rc, rd, c->recv_type, comm);
+  /* A rank that sends or receives nothing passes NULL there, as programs do: still routed. */
+  const void* from = c->in_place ? MPI_IN_PLACE : send_span == 0 ? NULL : send;
+  MPI_Alltoallv(from, sc, sd, c->send_type, recv_span == 0 ? NULL : got, rc, rd, c->recv_type,
+                comm);
+  PMPI_Alltoallv(from, sc, sd, c->send_type, recv_span == 0 ? NULL : expected, rc, rd,
+                 c->recv_type, comm);
   long bad = 0;
   for (size_t b = 0; b < recv_bytes; ++b) bad += got[b] != expected[b];
   free(send);
