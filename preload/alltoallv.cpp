@@ -132,6 +132,33 @@ Vote agree(MPI_Comm comm, std::string why, long plan) {
 
 namespace {
 
+// The plan every rank agreed on for this call (-1: make a new one), from this rank's pattern
+// (left in `key`); `why` becomes the reason to fall back when some rank cannot route.
+long agreed_plan(MPI_Comm comm, const CommCache& cache, const Layout& layout, std::string* why,
+                 std::vector<std::size_t>* key) {
+  long mine = -1;
+  if (why->empty()) {
+    *key = pattern_key(layout);
+    if (auto known = cache.pattern_ids.find(*key); known != cache.pattern_ids.end()) {
+      mine = known->second;
+    }
+  }
+  const Vote vote = agree(comm, *why, mine);
+  *why = vote.why;
+  return vote.plan;
+}
+
+// What this rank receives (the report's bytes; summed over ranks, what all ranks sent).
+double received_bytes(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
+  int size = 0, ranks = 0;
+  PMPI_Type_size(recvtype, &size);
+  PMPI_Comm_size(comm, &ranks);
+  double bytes = 0;
+  for (int j = 0; j < ranks; ++j)
+    bytes += static_cast<double>(size) * recvcounts[j];
+  return bytes;
+}
+
 // The routed run of a call all ranks can route: the agreed plan, or a new one. Returns the
 // plan that ran, or nullptr with `why` (the backend's refusal) when the library must.
 detail::VariableExchangePlan* run_routed(MPI_Comm comm, const Setup& s, CommCache& cache,
@@ -171,19 +198,7 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                                  recvcounts, rdispls, recvtype, comm, &layout)
                                 : "A2AFFT_ALLTOALLV is not set";
   std::vector<std::size_t> key;
-  long agreed = -1;
-  if (s.alltoallv) {
-    long mine = -1;
-    if (why.empty()) {
-      key = pattern_key(layout);
-      if (auto known = cache.pattern_ids.find(key); known != cache.pattern_ids.end()) {
-        mine = known->second;
-      }
-    }
-    const Vote vote = agree(comm, why, mine);
-    why = vote.why;
-    agreed = vote.plan;
-  }
+  const long agreed = s.alltoallv ? agreed_plan(comm, cache, layout, &why, &key) : -1;
   detail::VariableExchangePlan* plan = nullptr;
   const long made = cache.next_pattern_id;
   int rc = MPI_SUCCESS;
@@ -202,14 +217,8 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
     log_once(comm, cache, std::string(kind) + ": fallback to PMPI_Alltoallv: " + why);
   }
   if (s.counting()) {
-    double bytes = 0;
-    int size = 0, ranks = 0;
-    PMPI_Type_size(sendtype, &size);
-    PMPI_Comm_size(comm, &ranks);
-    for (int j = 0; sendbuf != MPI_IN_PLACE && j < ranks; ++j)
-      bytes += double(size) * sendcounts[j];
-    count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? plan->describe() : "", why,
-               cache.next_pattern_id != made);
+    count_call(cache, kind, received_bytes(recvcounts, recvtype, comm), PMPI_Wtime() - start,
+               plan ? plan->describe() : "", why, cache.next_pattern_id != made);
   }
   return rc;
 }

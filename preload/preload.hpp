@@ -45,7 +45,7 @@ struct CallStats {
   long calls = 0;
   long routed = 0;
   long plans = 0;      // plans made (refusals included): each count pattern or block size once
-  double bytes = 0;    // sent by this rank
+  double bytes = 0;    // received by this rank (summed over ranks: what all ranks sent)
   double seconds = 0;  // inside the intercepted call, this rank
   std::map<std::string, long> backends;   // the plan's describe() -> routed calls
   std::map<std::string, long> fallbacks;  // reason -> calls
