@@ -17,10 +17,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 #include "error.hpp"
 #include "preload.hpp"
@@ -131,8 +133,18 @@ void read_options(MPI_Comm comm, Setup& s) {
 [[noreturn]] void fail(MPI_Comm comm, const std::string& message) {
   int rank = 0;
   PMPI_Comm_rank(comm, &rank);
-  if (rank == 0) std::fprintf(stderr, "a2afft: error: %s\n", message.c_str());
+  // The other ranks (which usually fail alike) leave the abort to rank 0: under MPICH an
+  // earlier abort from them killed rank 0 before its line was out. Should rank 0 not fail
+  // (an error on some ranks only), they say it themselves after a while: never a hang.
+  if (rank != 0) {
+    std::this_thread::sleep_for(std::chrono::seconds(5));
+    std::fprintf(stderr, "a2afft: error: on rank %d: %s\n", rank, message.c_str());
+  } else {
+    std::fprintf(stderr, "a2afft: error: %s\n", message.c_str());
+  }
   std::fflush(stderr);
+  // MPICH's launcher dropped the line when the abort came right after it: give it time.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
   PMPI_Abort(comm, 2);
   std::abort();
 }

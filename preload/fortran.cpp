@@ -5,7 +5,10 @@
 //  - mpi_alltoall, mpi_alltoall_, mpi_alltoall__, MPI_ALLTOALL: mpif.h and `use mpi`, in Open
 //    MPI's libmpi_mpifh and MPICH's libmpichfort (compilers append none, one or two _);
 //  - ompi_alltoall_f: what Open MPI's `use mpi_f08` wrappers (mpi_alltoall_f08_ in
-//    libmpi_usempif08) call, and its aliases MPI_Alltoall_f and MPI_Alltoall_f08.
+//    libmpi_usempif08) call, and its aliases MPI_Alltoall_f and MPI_Alltoall_f08;
+//  - MPICH's `use mpi_f08` (mpi_alltoall_f08ts_) converts its constants and calls the C
+//    MPI_Alltoall, which the C entry point catches (its large-count variant calls
+//    MPI_Alltoall_c, which the drop-in does not define yet).
 // The PMPI names (pmpi_alltoall_, ...) are left alone: a profiling tool calls them to reach
 // the library itself. Handles convert with MPI_Comm_f2c and MPI_Type_f2c; counts are INTEGER.
 // Fortran's MPI_IN_PLACE and MPI_BOTTOM are not C's: each is the address of a variable the
@@ -128,3 +131,6 @@ A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_ALLTOALLV, mpi_alltoallv, MPI_ALLTOALLV, omp
                      MPI_Alltoallv)
 A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_FINALIZE, mpi_finalize, MPI_FINALIZE, ompi_finalize_f,
                      MPI_Finalize)
+// MPICH's mpi_f08 MPI_Finalize calls PMPI_Finalize itself (its MPI_Alltoall(v) call the C
+// MPI_Alltoall(v), caught above); Open MPI's goes through ompi_finalize_f.
+A2AFFT_FORTRAN_FINALIZE(mpi_finalize_f08_)
