@@ -82,10 +82,6 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
     if (!all && why.empty()) why = "another rank cannot route this call";
   }
-  int size = 0, ranks = 1;
-  PMPI_Type_size(recvtype, &size);
-  PMPI_Comm_size(comm, &ranks);
-  const double bytes = static_cast<double>(size) * recvcount * ranks;
   detail::ExchangePlan* plan = nullptr;
   const std::size_t known = cache.plans.size() + cache.refusals.size();
   inside_a2afft = true;
@@ -106,7 +102,11 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     log_once(comm, cache, std::string(kind) + ": fallback to PMPI_Alltoall: " + why);
   }
   if (s.counting()) {
-    count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? plan->describe() : "", why,
+    int size = 0, ranks = 1;
+    PMPI_Type_size(recvtype, &size);
+    PMPI_Comm_size(comm, &ranks);
+    count_call(cache, kind, static_cast<double>(size) * recvcount * ranks, PMPI_Wtime() - start,
+               plan ? plan->describe() : "", why,
                cache.plans.size() + cache.refusals.size() != known);
   }
   return rc;
