@@ -1,0 +1,158 @@
+# The drop-in liba2afft_mpi.so (preload/, label preload): ordinary MPI programs, C and Fortran,
+# built without a2afft, under LD_PRELOAD; received bytes against the library's own call, the
+# log and the report (A2AFFT_REPORT) showing calls routed, not fallen back. Included from
+# tests/CMakeLists.txt; QE's pw.x (label apps) is at the end.
+
+# The drop-in MPI_Alltoall (preload/): an MPI program built without a2afft, under LD_PRELOAD,
+# against PMPI_Alltoall byte for byte; the vector type and MPI_IN_PLACE must fall back.
+add_executable(alltoall_user preload/alltoall_user.c)
+target_link_libraries(alltoall_user PRIVATE MPI::MPI_C)
+a2afft_mpiexec_command(launcher_preload 4)
+foreach(case "tra@tra\\(radix=2\\)@" "node-aware@node-aware\\(inner=pairwise\\)@A2AFFT_RANKS_PER_NODE=2"
+             "onmpml@onmpml\\(leaders=1\\)@A2AFFT_RANKS_PER_NODE=2" "factor-hier@factor-hier@"
+             "node-aware:inner=mpi@node-aware\\(inner=mpi\\)@A2AFFT_RANKS_PER_NODE=2")
+  string(REPLACE "@" ";" parts "${case}")
+  list(GET parts 0 spec)
+  list(GET parts 1 expected)
+  list(GET parts 2 layout)
+  string(REGEX REPLACE "[:=]" "_" name "${spec}")
+  add_test(NAME preload.${name}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/expect_output.sh $<TARGET_FILE:a2afft_mpi>
+                   ${launcher_preload} $<TARGET_FILE:alltoall_user> --
+                   "28 of 28 checks matched" "blocks: ${expected}"
+                   "fallback to PMPI_Alltoall: sendtype is not contiguous"
+                   "fallback to PMPI_Alltoall: MPI_IN_PLACE")
+  set_tests_properties(preload.${name} PROPERTIES LABELS preload TIMEOUT 120 ENVIRONMENT
+                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALL_LOG=1;${layout}")
+endforeach()
+# Without A2AFFT_ALLTOALL every call goes to the library untouched (and nothing is logged).
+add_test(NAME preload.unset
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/expect_output.sh $<TARGET_FILE:a2afft_mpi>
+                 ${launcher_preload} $<TARGET_FILE:alltoall_user> -- "28 of 28 checks matched")
+set_tests_properties(preload.unset PROPERTIES LABELS preload TIMEOUT 120
+                     ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL_LOG=1"
+                     FAIL_REGULAR_EXPRESSION "a2afft:")
+# A bad spec is an error at the first call, not a fallback.
+add_test(NAME preload.bad_spec
+         COMMAND ${CMAKE_SOURCE_DIR}/tests/cli/expect_error.sh
+                 "A2AFFT_ALLTOALL=tra:radix=9: tra: radix=9 is not valid"
+                 env LD_PRELOAD=$<TARGET_FILE:a2afft_mpi> ${launcher_preload}
+                 $<TARGET_FILE:alltoall_user>)
+set_tests_properties(preload.bad_spec PROPERTIES LABELS preload TIMEOUT 60
+                     ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=tra:radix=9")
+add_executable(report_check preload/report_check.cpp)
+target_link_libraries(report_check PRIVATE nlohmann_json::nlohmann_json)
+set(preload_check ${CMAKE_SOURCE_DIR}/tests/preload/check_run.sh $<TARGET_FILE:a2afft_mpi>
+    $<TARGET_FILE:report_check> --)
+
+# MPI_Alltoallv against PMPI_Alltoallv byte for byte (uneven counts, empty peers, a silent
+# rank, gaps, one rank alone with a new pattern, all-empty calls) on 1 to 5 ranks; the vector
+# type and MPI_IN_PLACE must fall back, and nothing else may.
+add_executable(alltoallv_user preload/alltoallv_user.c)
+target_link_libraries(alltoallv_user PRIVATE MPI::MPI_C)
+set(alltoallv_checks "168 of 168 checks matched PMPI_Alltoallv byte for byte" --
+    --kind "MPI_Alltoallv (C)" --min 40 --fallback "^sendtype is not contiguous$"
+    --fallback "^MPI_IN_PLACE$")
+foreach(ranks 1 2 3 4 5)
+  a2afft_mpiexec_command(launcher_v ${ranks})
+  add_test(NAME preload.alltoallv.sparse.np${ranks}
+           COMMAND ${preload_check} ${launcher_v} -- $<TARGET_FILE:alltoallv_user> --
+                   "pattern [0-9]+: sparse\\(batch=" ${alltoallv_checks})
+  set_tests_properties(preload.alltoallv.sparse.np${ranks} PROPERTIES LABELS preload TIMEOUT 120
+                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALLV=sparse;A2AFFT_ALLTOALL_LOG=1")
+endforeach()
+a2afft_mpiexec_command(launcher_v4 4)
+foreach(case "mpi@mpi@" "neighbor@neighbor@" "node-aggregate@node-aggregate@A2AFFT_RANKS_PER_NODE=2"
+             "auto@auto→@")
+  string(REPLACE "@" ";" parts "${case}")
+  list(GET parts 0 spec)
+  list(GET parts 1 expected)
+  list(GET parts 2 layout)
+  add_test(NAME preload.alltoallv.${spec}
+           COMMAND ${preload_check} ${launcher_v4} -- $<TARGET_FILE:alltoallv_user> --
+                   "pattern [0-9]+: ${expected}" ${alltoallv_checks})
+  set_tests_properties(preload.alltoallv.${spec} PROPERTIES LABELS preload TIMEOUT 180 ENVIRONMENT
+                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALLV=${spec};A2AFFT_ALLTOALL_LOG=1;${layout}")
+endforeach()
+# A uniform spec serves the uniform calls only; the others fall back with its refusal.
+add_test(NAME preload.alltoallv.pairwise
+         COMMAND ${preload_check} ${launcher_v4} -- $<TARGET_FILE:alltoallv_user> --
+                 "168 of 168 checks matched" "pattern [0-9]+: pairwise" --
+                 --kind "MPI_Alltoallv (C)" --min 4 --fallback "not contiguous" --fallback "^MPI_IN_PLACE$"
+                 --fallback "a uniform backend moves equal blocks" --fallback "every count is 0")
+set_tests_properties(preload.alltoallv.pairwise PROPERTIES LABELS preload TIMEOUT 120 ENVIRONMENT
+                     "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALLV=pairwise;A2AFFT_ALLTOALL_LOG=1")
+# The plan cache: 3 patterns in turn, 4 times. Each pattern is planned once (3 plans); with room
+# for 2 plans, the least recently used one is always the one needed next (12 plans), and the
+# evicted plans are freed on every rank at the same call (no hang, every byte right).
+a2afft_mpiexec_command(launcher_v3 3)
+foreach(case "default@3@" "bound_2@12@A2AFFT_ALLTOALLV_CACHE=2")
+  string(REPLACE "@" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 plans)
+  list(GET parts 2 bound)
+  add_test(NAME preload.alltoallv_cache.${name}
+           COMMAND ${preload_check} ${launcher_v3} -- $<TARGET_FILE:alltoallv_user> --cycle 4 --
+                   "12 of 12 checks matched" -- --kind "MPI_Alltoallv (C)" --min 12 --plans ${plans})
+  set_tests_properties(preload.alltoallv_cache.${name} PROPERTIES LABELS preload TIMEOUT 120
+                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALLV=neighbor;${bound}")
+endforeach()
+
+# Fortran: mpif.h, use mpi and use mpi_f08 programs (built at test time with the build MPI's
+# mpifort), whose MPI_ALLTOALL(V) must reach the backends and whose MPI_IN_PLACE and MPI_BOTTOM
+# (Fortran's own constants) must fall back.
+string(REGEX REPLACE "mpicc([^/]*)$" "mpifort\\1" preload_mpifort "${MPI_C_COMPILER}")
+a2afft_mpiexec_command(launcher_f3 3)
+foreach(case "mpif_h@1@tra@sparse@" "use_mpi@2@tra@sparse@" "mpi_f08@3@tra@sparse@"
+             "mpif_h.nodes@1@node-aware@node-aggregate@A2AFFT_RANKS_PER_NODE=2")
+  string(REPLACE "@" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 binding)
+  list(GET parts 2 spec)
+  list(GET parts 3 vspec)
+  list(GET parts 4 layout)
+  set(launcher_f ${launcher_f3})
+  if(layout)
+    a2afft_mpiexec_command(launcher_f 4)
+  endif()
+  add_test(NAME preload.fortran.${name}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/fortran_check.sh ${preload_mpifort}
+                   ${CMAKE_SOURCE_DIR}/tests/preload/alltoall_fortran.F90 ${binding}
+                   $<TARGET_FILE:a2afft_mpi> $<TARGET_FILE:report_check> -- ${launcher_f})
+  set_tests_properties(preload.fortran.${name} PROPERTIES LABELS preload TIMEOUT 180 ENVIRONMENT
+                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=${vspec};A2AFFT_ALLTOALL_LOG=1;${layout}")
+endforeach()
+
+# Bad input: one clear line naming the variable and what is valid, never a fallback or a hang.
+foreach(case "bad_alltoallv_spec@A2AFFT_ALLTOALLV=sparse:batch=1,width=2@A2AFFT_ALLTOALLV=sparse:batch=1,width=2: sparse has no parameter 'width'; valid: batch"
+             "unknown_alltoallv_spec@A2AFFT_ALLTOALLV=sparce@A2AFFT_ALLTOALLV=sparce: unknown exchange 'sparce'.*variable-size exchanges: mpi, neighbor, sparse, node-aggregate, auto"
+             "bad_report_path@A2AFFT_REPORT=/nonexistent/dir/report.json@A2AFFT_REPORT=/nonexistent/dir/report.json: cannot write it: No such file or directory"
+             "bad_log_value@A2AFFT_ALLTOALL_LOG=yes@A2AFFT_ALLTOALL_LOG=yes: valid values are 0 and 1"
+             "bad_cache_bound@A2AFFT_ALLTOALLV_CACHE=0@A2AFFT_ALLTOALLV_CACHE=0: valid values are whole numbers from 1 to 4096")
+  string(REPLACE "@" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 setting)
+  list(GET parts 2 expected)
+  add_test(NAME preload.${name}
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/cli/expect_error.sh "${expected}"
+                   ${launcher_v3} env LD_PRELOAD=$<TARGET_FILE:a2afft_mpi> ${setting}
+                   $<TARGET_FILE:alltoallv_user>)
+  set_tests_properties(preload.${name} PROPERTIES LABELS preload TIMEOUT 60
+                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALLV=neighbor")
+endforeach()
+
+# A real application (label realapps): Quantum ESPRESSO's pw.x from Debian, Fortran, an 8-atom
+# silicon SCF on 2 ranks; the same energies to the last digit under several backends, every
+# call routed (tests/preload/qe_check.sh). Debian builds pw.x for Open MPI only.
+if(_a2afft_mpiexec_version MATCHES "Open MPI|OpenRTE")
+  a2afft_mpiexec_command(launcher_qe 2)
+  add_test(NAME realapps.qe_pw_si8
+           COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/qe_check.sh $<TARGET_FILE:a2afft_mpi>
+                   $<TARGET_FILE:report_check> ${CMAKE_SOURCE_DIR}/tests/preload/qe_si8.in --
+                   ${launcher_qe})
+  set_tests_properties(realapps.qe_pw_si8 PROPERTIES LABELS realapps TIMEOUT 300 PROCESSORS 2
+                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV}")
+else()
+  message(STATUS "realapps tests not registered: Debian's pw.x is built for Open MPI, this "
+                 "build's mpiexec is ${MPIEXEC_EXECUTABLE}")
+endif()
