@@ -425,7 +425,8 @@ std::vector<PlaneFft<Real>> BasicPencil3d<Real>::plan_stage(std::size_t index, D
       loops.push_back({2, 1, 1});
     }
     auto* data = reinterpret_cast<Real*>(work_.data());
-    plans.emplace_back(FftwPlan<Real>(transform, kinds, loops, data, data, options_.rigor, aligned));
+    plans.emplace_back(
+        FftwPlan<Real>(transform, kinds, loops, data, data, options_.rigor, aligned));
   };
   if (forward) {
     plan_dft();
@@ -447,8 +448,8 @@ std::vector<PlaneFft<Real>> BasicPencil3d<Real>::plan_stage(std::size_t index, D
 // plan over all the axes: their own buffered plans measured as fast as the chunks or faster.
 template <typename Real>
 void BasicPencil3d<Real>::plan_dft_family(std::vector<PlaneFft<Real>>& plans,
-                                          std::vector<Loop> axes, std::vector<Loop> loops,
-                                          bool r2c, Direction direction, bool aligned) {
+                                          std::vector<Loop> axes, std::vector<Loop> loops, bool r2c,
+                                          Direction direction, bool aligned) {
   const bool forward = direction == Direction::forward;
   const std::size_t batch = options_.batch;
   // The columns: the plane's unit-stride loop, every field of each point.
@@ -479,8 +480,8 @@ void BasicPencil3d<Real>::plan_dft_family(std::vector<PlaneFft<Real>>& plans,
     const std::vector<Stride> plan_loops = with_fields(strides(loops, batch, side, forward), batch);
     const Rigor rigor = options_.rigor;
     if (!r2c) {
-      plans.emplace_back(
-          FftwPlan<Real>(transform, plan_loops, work_.data(), work_.data(), direction, rigor, aligned));
+      plans.emplace_back(FftwPlan<Real>(transform, plan_loops, work_.data(), work_.data(),
+                                        direction, rigor, aligned));
     } else if (forward) {
       plans.emplace_back(
           FftwPlan<Real>(transform, plan_loops, real_plane_.data(), work_.data(), rigor, aligned));

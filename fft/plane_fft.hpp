@@ -61,8 +61,7 @@ class PlaneFft {
   using Complex = std::complex<Real>;
 
   explicit PlaneFft(FftwPlan<Real> plan) : plan_(std::move(plan)) {}
-  explicit PlaneFft(std::unique_ptr<StridedColumns<Real>> columns)
-      : columns_(std::move(columns)) {}
+  explicit PlaneFft(std::unique_ptr<StridedColumns<Real>> columns) : columns_(std::move(columns)) {}
 
   /// An r2c or c2r step (always one FFTW plan): see FftwPlan::execute.
   void execute(const Real* in, Complex* out) const { plan_.execute(in, out); }
