@@ -15,6 +15,7 @@
 #include "geometry.hpp"
 #include "padding.hpp"
 #include "pencil_geometry.hpp"
+#include "plane_fft.hpp"
 #include "spec.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
@@ -156,7 +157,9 @@ class BasicPencil3d {
   std::array<bool, 2> leaves_own_block() const;  // of the row and the column exchange
   PlaneResize plane_resize(std::size_t stage) const;
   void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
-  std::vector<FftwPlan<Real>> plan_stage(std::size_t stage, Direction direction, bool aligned);
+  std::vector<PlaneFft<Real>> plan_stage(std::size_t stage, Direction direction, bool aligned);
+  void plan_dft_family(std::vector<PlaneFft<Real>>& plans, std::vector<Loop> axes,
+                       std::vector<Loop> loops, bool r2c, Direction direction, bool aligned);
   // Bytes of `points` points of every field, and the complex numbers that hold them.
   std::size_t complex_units(std::size_t points) const;
   void run(const std::vector<Sweep>& schedule, const void* in, void* out);
@@ -199,7 +202,7 @@ class BasicPencil3d {
   std::unique_ptr<Transpose> column_;
   // The plans of one plane of a stage, run in order at every plane: [direction, stage]. Absent
   // where the stage transforms nothing here (none axes, or an empty box).
-  std::map<std::pair<Direction, std::size_t>, std::vector<FftwPlan<Real>>> plane_plans_;
+  std::map<std::pair<Direction, std::size_t>, std::vector<PlaneFft<Real>>> plane_plans_;
   std::vector<Sweep> forward_;  // planned at construction; forward() only walks it
   std::vector<Sweep> backward_;
   PhaseTimer* timer_ = nullptr;

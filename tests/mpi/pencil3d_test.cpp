@@ -183,6 +183,37 @@ TEST(Pencil3d, row_and_column_exchanges_may_differ) {
   }
 }
 
+// Under ESTIMATE a line strided across a plane runs as chunks of 8 columns or more through a
+// scratch (StridedColumns): 520-point lines take chunks of 8 columns, so 13 columns are a
+// chunk and a tail of 5, along y (slab planes, stage 1) and along x (stage 2).
+TEST(Pencil3d, estimate_runs_long_strided_lines_in_chunks_and_a_tail) {
+  for (const Shape3& shape : {Shape3{4, 520, 13}, Shape3{520, 4, 13}}) {
+    const std::vector<Complex> forward_reference = serial_fft(shape, Direction::forward, 1);
+    const std::vector<Complex> backward_reference = serial_fft(shape, Direction::backward, 2);
+    for (const ProcGrid& grid : every_grid(topology().size())) {
+      for (const bool natural : {false, true}) {
+        const std::string what = shape_to_string(shape) + " on " + grid.to_string() +
+                                 (natural ? " natural" : " transposed");
+        Pencil3d plan(topology(), shape, grid,
+                      {parse_spec("pairwise"), parse_spec("pairwise"), Rigor::estimate, natural});
+        fill_test_signal(plan.data(), plan.input_box(), shape, 1);
+        plan.forward();
+        EXPECT_LT(relative_error(plan.output_in_natural_order().data(), plan.output_box(), shape,
+                                 forward_reference),
+                  kTolerance)
+            << what << " forward";
+        std::vector<Complex> spectrum(plan.output_box().elements());
+        fill_test_signal(spectrum.data(), plan.output_box(), shape, 2);
+        plan.set_output_from_natural_order(spectrum.data());
+        plan.backward();
+        EXPECT_LT(relative_error(plan.data(), plan.input_box(), shape, backward_reference),
+                  kTolerance)
+            << what << " backward";
+      }
+    }
+  }
+}
+
 // More parts than points: 3x2x5 on 8 ranks (4x2: the fourth row holds nothing), 1x1x1 on 2,
 // 2x1x1 on 3, a line split over every rank; every grid, both layouts, on caller arrays.
 TEST(Pencil3d, ranks_that_hold_nothing_take_part_and_the_result_matches_serial_fftw) {

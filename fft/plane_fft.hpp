@@ -1,0 +1,83 @@
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "fftw_plan.hpp"
+
+namespace a2afft::detail::fft {
+
+/// In-place c2c FFTs of the `columns` lines of a plane that run across it: line c has `line.n`
+/// points `line.stride` complex numbers apart from plane + c, and the columns lie side by side
+/// (stride 1). The shape a2afft gives FFTW for such lines under FFTW_ESTIMATE (issue 43).
+///
+/// Handed the whole plane in place, ESTIMATE (no wisdom) plans n = 256 as a loop over the lines,
+/// each a Cooley-Tukey FFT at the line's stride (`dft-vrank>=1-x256/1 (dft-ct-dit/8 ...)`): at
+/// 4 KiB, every point of a line falls in one L1 set, and the y FFTs of 128 planes of 256 x 256
+/// took 311-378 ms against 36-46 ms for MEASURE's plan, which copies chunks of columns into a
+/// buffer (`dft-buffered`), a copy ESTIMATE's cost model never chooses. Chunking the vector loop
+/// or splitting it in two did not change ESTIMATE's plan (318-370 ms).
+///
+/// So the buffering is spelled out: chunks of `width` columns, each transformed out of place
+/// into a contiguous scratch (strided reads, each line written contiguously), which ESTIMATE
+/// plans well, then copied back by an FFTW rank-0 plan. Measured on those 128 planes (one core,
+/// CPU time, loaded machine): ESTIMATE 40-43 ms at 8 to 64 columns a chunk, MEASURE's plan of
+/// the whole plane 36-46 ms; 2 columns 52 ms, 256 columns (a 1 MiB scratch) 55 ms.
+template <typename Real>
+class StridedColumns {
+ public:
+  using Complex = std::complex<Real>;
+
+  /// Plans for `plane` (any plane laid out alike runs them) and a scratch of its own. `aligned`
+  /// as for FftwPlan: every plane starts at FFTW's SIMD alignment.
+  StridedColumns(const Stride& line, std::size_t columns, Complex* plane, Direction direction,
+                 Rigor rigor, bool aligned);
+  void execute_in_place(Complex* plane) const;
+
+ private:
+  struct Chunk {
+    FftwPlan<Real> fft;   // `width` columns from the plane into scratch_, lines contiguous
+    FftwPlan<Real> copy;  // scratch_ back into the plane's columns
+  };
+  Chunk plan_chunk(const Stride& line, std::size_t width, Complex* plane, Direction direction,
+                   Rigor rigor, bool aligned);
+
+  std::size_t width_ = 0;   // columns a chunk
+  std::size_t chunks_ = 0;  // whole chunks; the rest of the columns are `tail_`
+  // Written by every execute: a const plan still runs in it (the plans are run from const
+  // sweeps), one rank running one transform at a time.
+  mutable std::vector<Complex> scratch_;
+  Chunk chunk_;
+  std::unique_ptr<Chunk> tail_;
+};
+
+/// One step of the FFTs a pencil stage runs on every plane: one FFTW plan, or StridedColumns.
+template <typename Real>
+class PlaneFft {
+ public:
+  using Complex = std::complex<Real>;
+
+  explicit PlaneFft(FftwPlan<Real> plan) : plan_(std::move(plan)) {}
+  explicit PlaneFft(std::unique_ptr<StridedColumns<Real>> columns) : columns_(std::move(columns)) {}
+
+  /// An r2c or c2r step (always one FFTW plan): see FftwPlan::execute.
+  void execute(const Real* in, Complex* out) const { plan_.execute(in, out); }
+  void execute(Complex* in, Real* out) const { plan_.execute(in, out); }
+  /// A c2c or r2r step on `data`, in place.
+  void execute_in_place(void* data) const {
+    if (columns_) {
+      columns_->execute_in_place(static_cast<Complex*>(data));
+    } else {
+      plan_.execute_in_place(data);
+    }
+  }
+
+ private:
+  FftwPlan<Real> plan_;
+  std::unique_ptr<StridedColumns<Real>> columns_;
+};
+
+}  // namespace a2afft::detail::fft
