@@ -26,14 +26,16 @@ class CsvWriter {
   /// (else UsageError: its rows would not line up). Throws UsageError naming the path when it
   /// cannot be opened.
   /// In a simulated build every file gets a last column, `simulated`, with
-  /// simulated_description() on every row.
+  /// simulated_description() on every row; and when any reported_environment() setting is set
+  /// (OMPI_MCA_coll*, ...), a last column `environment` with them, "NAME=value;NAME=value".
   CsvWriter(const std::string& path, std::vector<std::string> header, Mode mode = Mode::replace);
   /// One line; each cell is quoted as csv_field() says.
   void add_row(const std::vector<std::string>& cells);
 
  private:
   std::string path_;
-  std::string simulated_;  // simulated_description(), "" on real hardware
+  std::string simulated_;    // simulated_description(), "" on real hardware
+  std::string environment_;  // environment_text(reported_environment()), "" when none is set
   std::ofstream out_;
 };
 

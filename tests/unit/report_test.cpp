@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -167,6 +169,71 @@ TEST(Context, a_simulated_run_says_so_under_the_hosts_and_in_json) {
   }
   // This build is real or simulated by its compiler, not by anything a run sets.
   EXPECT_EQ(simulated_description().empty(), !A2AFFT_SMPI);
+}
+
+// Issue 46: an `mpi` row forced to one algorithm through the environment must say so beside its
+// numbers. The collector picks out exactly the collective and SimGrid settings of a made-up
+// environment; the rest (the tests' own MPIR_CVAR_POLLS_BEFORE_YIELD, an OMPI_MCA_ that is not
+// coll, a PATH, an entry without '=') is left out.
+TEST(Context, reports_the_collective_settings_of_the_environment_and_no_others) {
+  const std::vector<std::string> entries = {"PATH=/usr/bin",
+                                            "OMPI_MCA_coll_tuned_use_dynamic_rules=1",
+                                            "OMPI_MCA_coll_tuned_alltoall_algorithm=2",
+                                            "OMPI_MCA_rmaps_base_oversubscribe=1",
+                                            "OMPI_MCA_coll=^hcoll",
+                                            "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pairwise",
+                                            "MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM=auto",
+                                            "MPIR_CVAR_POLLS_BEFORE_YIELD=1",
+                                            "I_MPI_ADJUST_ALLTOALL=2",
+                                            "I_MPI_ADJUST_ALLTOALLV=1",
+                                            "I_MPI_ADJUST_ALLREDUCE=3",
+                                            "SMPI_PRETEND_CC=1",
+                                            "A2AFFT_SIMULATED=platform x, 4 ranks",
+                                            "A2AFFT_SIMULATED_EXTRA=no",
+                                            "NOEQUALSIGN",
+                                            "OMPI_MCA_coll_tuned_alltoall_segmentsize=a=b"};
+  const std::map<std::string, std::string> expected = {
+      {"A2AFFT_SIMULATED", "platform x, 4 ranks"},
+      {"I_MPI_ADJUST_ALLTOALL", "2"},
+      {"I_MPI_ADJUST_ALLTOALLV", "1"},
+      {"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise"},
+      {"MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM", "auto"},
+      {"OMPI_MCA_coll", "^hcoll"},
+      {"OMPI_MCA_coll_tuned_alltoall_algorithm", "2"},
+      {"OMPI_MCA_coll_tuned_alltoall_segmentsize", "a=b"},
+      {"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"},
+      {"SMPI_PRETEND_CC", "1"}};
+  EXPECT_EQ(reported_environment(entries), expected);
+  EXPECT_TRUE(reported_environment({"PATH=/usr/bin", "MPIR_CVAR_POLLS_BEFORE_YIELD=1"}).empty());
+  EXPECT_EQ(environment_text({{"B", "2"}, {"A", "1"}}, ";"), "A=1;B=2");
+  EXPECT_EQ(environment_text({}, ";"), "");
+}
+
+// The settings go in the console's header (one line, only when any is set) and in the JSON
+// context (an object, empty when none is set, so the schema does not depend on the machine).
+TEST(Context, prints_the_environment_line_only_when_a_setting_is_set) {
+  RunContext context = header().context;
+  for (const bool set : {false, true}) {
+    context.environment.clear();
+    if (set) {
+      context.environment = {{"OMPI_MCA_coll_tuned_alltoall_algorithm", "2"},
+                             {"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
+    }
+    std::ostringstream out;
+    print_context(out, context);
+    const std::vector<std::string> lines = lines_of(out.str());
+    const std::string line =
+        "# environment: OMPI_MCA_coll_tuned_alltoall_algorithm=2, "
+        "OMPI_MCA_coll_tuned_use_dynamic_rules=1";
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), line), set ? 1 : 0) << out.str();
+    EXPECT_EQ(out.str().find("# environment"), set ? out.str().find(line) : std::string::npos);
+    const nlohmann::json json = to_json(context);
+    ASSERT_TRUE(json["environment"].is_object());
+    EXPECT_EQ(json["environment"].size(), set ? 2u : 0u);
+    if (set) {
+      EXPECT_EQ(json["environment"]["OMPI_MCA_coll_tuned_alltoall_algorithm"], "2");
+    }
+  }
 }
 
 TEST(JsonReporter, writes_context_settings_and_every_field_of_the_rows) {
@@ -335,6 +402,28 @@ TEST(Reporters, mark_a_row_whose_max_is_far_over_its_median_unstable) {
             std::string::npos)
       << fft_out.str();
   EXPECT_EQ(to_json(slow)["unstable"], true);
+}
+
+// A CSV has no context lines, so the environment's settings ride on every row, in a last
+// column `environment` that only runs with such a setting have (other files keep their header).
+TEST(CsvWriter, carries_the_environment_on_every_row_only_when_a_setting_is_set) {
+  const std::string path = (scratch_directory() / "environment.csv").string();
+  CsvWriter(path, {"run"}).add_row({"1"});
+  EXPECT_EQ(lines_of(read(path)).at(0).find("environment"), std::string::npos);
+  setenv("OMPI_MCA_coll_tuned_alltoall_algorithm", "2", 1);
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1);
+  {
+    CsvWriter csv(path, {"run"});
+    csv.add_row({"1"});
+  }
+  unsetenv("OMPI_MCA_coll_tuned_alltoall_algorithm");
+  unsetenv("OMPI_MCA_coll_tuned_use_dynamic_rules");
+  const std::vector<std::string> lines = lines_of(read(path));
+  ASSERT_EQ(lines.size(), 2u);
+  const std::string settings =
+      "OMPI_MCA_coll_tuned_alltoall_algorithm=2;OMPI_MCA_coll_tuned_use_dynamic_rules=1";
+  EXPECT_EQ(lines[0].substr(lines[0].rfind(',') + 1), "environment");
+  EXPECT_EQ(lines[1].substr(lines[1].rfind(',') + 1), settings);
 }
 
 TEST(CsvWriter, appends_rows_under_one_header_and_refuses_another_header) {
