@@ -82,6 +82,9 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   for (const std::string& name : phases)
     header.push_back(name + "_median_s");
   header.push_back("check");
+  // OSU's figures only when asked for (--stats osu), so other runs' files keep their header.
+  const bool osu = any_osu(rows);
+  if (osu) header.insert(header.end(), {"osu_avg_s", "osu_min_s", "osu_max_s"});
   // The roofline's columns only when the run measured one, as for the FFTs.
   const bool roofline = any_copy_bound(rows);
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
@@ -109,6 +112,12 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
       cells.push_back(it == row.phase_median_seconds.end() ? "" : number(it->second));
     }
     cells.push_back(row.check);
+    if (row.osu) {
+      cells.insert(cells.end(), {number(row.osu->avg_seconds), number(row.osu->min_seconds),
+                                 number(row.osu->max_seconds)});
+    } else if (osu) {
+      cells.insert(cells.end(), 3, "");
+    }
     if (row.copy_bound) {
       cells.insert(cells.end(), {std::to_string(row.copy_bound->off_rank_bytes),
                                  number(row.copy_bound->bound_seconds)});

@@ -366,6 +366,65 @@ TEST(Spread, is_the_max_over_the_median_and_marks_rows_past_three) {
   EXPECT_EQ(unstable_reason(2e-3, 7e-3, "ms"), "max 7.00 ms is 3.5x the median (over 3x)");
 }
 
+// --stats osu (issue 46): osu_alltoall -f's figures, by hand on four ranks' times of three runs
+// (us): rank 0 {1, 2, 3}, rank 1 {4, 4, 4}, rank 2 {0.5, 1.5, 1}, rank 3 {10, 2, 6}. Each rank's
+// mean is 2, 4, 1 and 6, so OSU's average is 13 / 4 = 3.25, its min 1 and its max 6; a2afft's
+// own figure, the median over runs of the max over ranks (10, 4, 6), is 6.
+TEST(Osu, the_figures_are_the_mean_min_and_max_over_ranks_of_each_ranks_mean) {
+  const std::vector<std::vector<double>> rank_seconds = {
+      {1e-6, 2e-6, 3e-6}, {4e-6, 4e-6, 4e-6}, {0.5e-6, 1.5e-6, 1e-6}, {10e-6, 2e-6, 6e-6}};
+  std::vector<double> rank_means;
+  for (const std::vector<double>& seconds : rank_seconds)
+    rank_means.push_back(mean(seconds));
+  const OsuSummary osu = osu_summary(rank_means, 3);
+  EXPECT_DOUBLE_EQ(osu.avg_seconds, 3.25e-6);
+  EXPECT_DOUBLE_EQ(osu.min_seconds, 1e-6);
+  EXPECT_DOUBLE_EQ(osu.max_seconds, 6e-6);
+  EXPECT_EQ(osu.runs, 3);
+  std::vector<double> max_over_ranks(3, 0.0);
+  for (const std::vector<double>& seconds : rank_seconds) {
+    for (std::size_t run = 0; run < seconds.size(); ++run)
+      max_over_ranks[run] = std::max(max_over_ranks[run], seconds[run]);
+  }
+  EXPECT_DOUBLE_EQ(summarize(max_over_ranks).median, 6e-6);
+  EXPECT_DOUBLE_EQ(mean({}), 0.0);
+  EXPECT_EQ(osu_summary({}, 3).runs, 0);
+}
+
+// The figures' columns come only with --stats osu, in every format, so other runs' files keep
+// their header; a row without them (none in one run, but the reporters allow it) gets "-" or "".
+TEST(Reporters, osu_columns_only_with_stats_osu) {
+  std::vector<AlltoallRow> rows = alltoall_rows();
+  const std::vector<std::string> plain = csv_lines(rows);
+  EXPECT_EQ(plain[0].find("osu_"), std::string::npos);
+  EXPECT_FALSE(to_json(rows[0]).contains("osu"));
+  rows[0].osu = OsuSummary{3.25e-6, 1e-6, 6e-6, 3};
+  std::ostringstream out;
+  ConsoleReporter(out).report_runs(rows);
+  const std::vector<std::string> lines = lines_of(out.str());
+  const std::string& head = lines.at(0);
+  EXPECT_LT(head.find("vs mpi"), head.find("osu avg [us]")) << head;
+  EXPECT_LT(head.find("osu avg [us]"), head.find("osu min [us]")) << head;
+  EXPECT_LT(head.find("osu min [us]"), head.find("osu max [us]")) << head;
+  // Right-aligned under their headers, as every number column is.
+  const auto ends_under = [&](const std::string& header, const std::string& cell) {
+    const std::size_t end = head.find(header) + header.size();
+    return lines.at(1).substr(end - cell.size(), cell.size()) == cell;
+  };
+  EXPECT_TRUE(ends_under("osu avg [us]", "3.25")) << out.str();
+  EXPECT_TRUE(ends_under("osu min [us]", "1.00")) << out.str();
+  EXPECT_TRUE(ends_under("osu max [us]", "6.00")) << out.str();
+  const std::vector<std::string> csv = csv_lines(rows);
+  EXPECT_NE(csv[0].find(",check,osu_avg_s,osu_min_s,osu_max_s"), std::string::npos) << csv[0];
+  EXPECT_NE(csv[1].find(",PASS,3.25e-06,1e-06,6e-06"), std::string::npos) << csv[1];
+  EXPECT_NE(csv[2].find(",FAIL,,,"), std::string::npos) << csv[2];
+  const nlohmann::json osu = to_json(rows[0])["osu"];
+  EXPECT_EQ(osu["avg_seconds"], 3.25e-6);
+  EXPECT_EQ(osu["min_seconds"], 1e-6);
+  EXPECT_EQ(osu["max_seconds"], 6e-6);
+  EXPECT_EQ(osu["iterations"], 3);
+}
+
 // A row with a run 33 times its median (onmpml at 64 MiB, issue 43) is marked in every format;
 // its neighbour is not.
 TEST(Reporters, mark_a_row_whose_max_is_far_over_its_median_unstable) {
