@@ -48,6 +48,7 @@ struct AlltoallOptions {
   std::string buffers = "exchange";
   std::string order = "auto";
   std::string stats = "a2afft";  // --stats: "osu" adds osu_alltoall -f's figures
+  std::string format = "table";  // --format: "osu" prints osu_alltoall -f's table layout
   report::ReportFiles files;     // --json, --csv
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
@@ -438,6 +439,7 @@ nlohmann::json settings_json(const AlltoallOptions& options) {
           {"fold_memory", options.fold_memory},
           {"plan_only", options.plan_only},
           {"stats", options.stats},
+          {"format", options.format},
           {"time",
            options.plan_only ? "none: plan only, no exchange run" : "max over ranks of each run"}};
 }
@@ -446,6 +448,7 @@ int run_alltoall(const AlltoallOptions& given) {
   check_plan_only(given);
   AlltoallOptions options = given;
   options.plan_time = options.plan_time || options.plan_only;  // --plan-only measures the plans
+  if (options.format == "osu") options.stats = "osu";          // OSU's table needs OSU's figures
   // Before any plan, report or check: every buffer from here on is folded.
   const std::optional<FoldedMemory> folded = fold_memory_if_asked(options);
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
@@ -483,7 +486,9 @@ int run_alltoall(const AlltoallOptions& given) {
       copy_rates[block_bytes] = measure_copy_bandwidth(
           MPI_COMM_WORLD, block_bytes * static_cast<std::size_t>(ranks.size()));
   }
-  report::Reporters reporters(is_printing_rank(), std::cout, options.files);
+  report::Reporters reporters(
+      is_printing_rank(), std::cout, options.files, "exchange",
+      options.format == "osu" ? report::ConsoleLayout::osu : report::ConsoleLayout::table);
   report::Header header{report::collect_context(ranks, "a2afft alltoall"),
                         settings_text(options, order), settings_json(options)};
   if (options.roofline) describe_copy_rates(copy_rates, ranks.size(), header);
@@ -556,7 +561,7 @@ Runner add_alltoall(CLI::App& app) {
       "rows have a plan time and heap and no times, and every report says plan only. For the "
       "planning cost at scale (in simulation a run at P = 4,096 posts P^2 messages). Options "
       "about runs (--validate, --iters, --warmup, --phases, --roofline, --buffers, --order, "
-      "--stats) are refused beside it");
+      "--stats, --format) are refused beside it");
   command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");
@@ -589,11 +594,18 @@ Runner add_alltoall(CLI::App& app) {
                    "average, min and max over ranks (columns osu avg/min/max)")
       ->check(CLI::IsMember({"a2afft", "osu"}))
       ->capture_default_str();
+  command
+      ->add_option("--format", options->format,
+                   "The console's layout: table = a2afft's table; osu = osu_alltoall -f's, one "
+                   "table per exchange, so scripts written for OSU's output read it (implies "
+                   "--stats osu; --json and --csv files are unchanged)")
+      ->check(CLI::IsMember({"table", "osu"}))
+      ->capture_default_str();
   command->add_option("--json", options->files.json_path, "Also write the results as JSON to FILE");
   command->add_option("--csv", options->files.csv_path, "Also write the results as CSV to FILE");
   options->layout.add_to(*command);
   for (const char* name : {"--validate", "--iters", "--warmup", "--phases", "--roofline",
-                           "--buffers", "--order", "--stats"})
+                           "--buffers", "--order", "--stats", "--format"})
     options->run_options.push_back(command->get_option(name));
   return [options] { return run_alltoall(*options); };
 }

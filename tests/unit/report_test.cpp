@@ -14,6 +14,7 @@
 #include "report/context.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/osu_reporter.hpp"
 #include "report/text_table.hpp"
 
 namespace a2afft::report {
@@ -423,6 +424,52 @@ TEST(Reporters, osu_columns_only_with_stats_osu) {
   EXPECT_EQ(osu["min_seconds"], 1e-6);
   EXPECT_EQ(osu["max_seconds"], 6e-6);
   EXPECT_EQ(osu["iterations"], 3);
+}
+
+// --format osu: the lines are OSU's to the character, checked against osu_allreduce -f's output
+// as OSU 7.0 prints it (same print_preamble() and print_stats() as osu_alltoall), so that a
+// script that splits OSU's lines by position or by whitespace reads a2afft's.
+TEST(Osu, header_and_rows_have_osu_column_widths) {
+  EXPECT_EQ(osu_header_line(),
+            "# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations");
+  EXPECT_EQ(osu_row_line(4, OsuSummary{136.08e-6, 99.29e-6, 164.85e-6, 1000}),
+            "4                     136.08             99.29            164.85        1000");
+  EXPECT_EQ(osu_row_line(1048576, OsuSummary{12345.678e-6, 0.004e-6, 1e-6, 5}),
+            "1048576             12345.68              0.00              1.00           5");
+}
+
+// One table per exchange, sizes rising, whatever order the rows came in; the context lines
+// are a2afft's (comments to OSU's readers) and failures follow as comments too.
+TEST(OsuReporter, prints_one_osu_table_per_exchange) {
+  std::vector<AlltoallRow> rows = alltoall_rows();  // 16 B: mpi, then node-aware (FAIL)
+  AlltoallRow larger = rows[0];
+  larger.block_bytes = 1024;
+  rows.push_back(larger);
+  std::swap(rows[0], rows[2]);  // 1024 B's mpi first: the table still starts at 16 B
+  rows[0].osu = OsuSummary{5e-6, 4e-6, 6e-6, 3};
+  rows[1].osu = OsuSummary{1e-3, 9e-4, 1.1e-3, 3};
+  rows[2].osu = OsuSummary{2e-6, 1e-6, 3e-6, 3};
+  std::ostringstream out;
+  OsuReporter osu(out);
+  osu.report_context(header());
+  osu.report_runs(rows);
+  const std::vector<std::string> lines = lines_of(out.str());
+  const std::vector<std::string> tables = {
+      "",
+      "# OSU MPI All-to-All Personalized Exchange Latency Test layout, by a2afft alltoall: "
+      "exchange mpi",
+      osu_header_line(),
+      "16                      2.00              1.00              3.00           3",
+      "1024                    5.00              4.00              6.00           3",
+      "",
+      "# OSU MPI All-to-All Personalized Exchange Latency Test layout, by a2afft alltoall: "
+      "exchange node-aware(inner=tra2(r1=2,r2=2))",
+      osu_header_line(),
+      "16                   1000.00            900.00           1100.00           3",
+      "# FAIL node-aware(inner=tra2(r1=2,r2=2)) at 16 B: rank 1, wrong data"};
+  ASSERT_EQ(lines.size(), 4 + tables.size()) << out.str();  // 3 context lines and settings
+  EXPECT_EQ(lines[3], "# 3 timed runs");
+  EXPECT_EQ(std::vector<std::string>(lines.begin() + 4, lines.end()), tables);
 }
 
 // A row with a run 33 times its median (onmpml at 64 MiB, issue 43) is marked in every format;
