@@ -42,8 +42,9 @@ CsvWriter::CsvWriter(const std::string& path, std::vector<std::string> header, M
   // A simulated build's files say so on every row, in a last column that only they have; as do
   // runs whose collectives were chosen through the environment, so that an `mpi` row forced to
   // one algorithm says so where its numbers are. Other runs' files keep their header.
-  if (!simulated_.empty()) header.push_back("simulated");
+  // `simulated` stays the last column, as readers of simulated files (and their tests) expect.
   if (!environment_.empty()) header.push_back("environment");
+  if (!simulated_.empty()) header.push_back("simulated");
   const std::string header_line = joined(header);
   std::error_code ignored;
   const bool has_rows =
@@ -69,8 +70,8 @@ CsvWriter::CsvWriter(const std::string& path, std::vector<std::string> header, M
 }
 
 void CsvWriter::add_row(const std::vector<std::string>& cells) {
-  out_ << joined(cells) << (simulated_.empty() ? "" : "," + csv_field(simulated_))
-       << (environment_.empty() ? "" : "," + csv_field(environment_)) << '\n';
+  out_ << joined(cells) << (environment_.empty() ? "" : "," + csv_field(environment_))
+       << (simulated_.empty() ? "" : "," + csv_field(simulated_)) << '\n';
   out_.flush();
   if (!out_) throw UsageError(path_ + " could not be written");
 }

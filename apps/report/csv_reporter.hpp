@@ -27,7 +27,8 @@ class CsvWriter {
   /// cannot be opened.
   /// In a simulated build every file gets a last column, `simulated`, with
   /// simulated_description() on every row; and when any reported_environment() setting is set
-  /// (OMPI_MCA_coll*, ...), a last column `environment` with them, "NAME=value;NAME=value".
+  /// (OMPI_MCA_coll*, ...), a column `environment` with them, "NAME=value;NAME=value", last
+  /// but for `simulated`.
   CsvWriter(const std::string& path, std::vector<std::string> header, Mode mode = Mode::replace);
   /// One line; each cell is quoted as csv_field() says.
   void add_row(const std::vector<std::string>& cells);
