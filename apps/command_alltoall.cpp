@@ -47,7 +47,9 @@ struct AlltoallOptions {
   bool plan_only = false;  // --plan-only: build and measure every plan, run none
   std::string buffers = "exchange";
   std::string order = "auto";
-  report::ReportFiles files;  // --json, --csv
+  std::string stats = "a2afft";  // --stats: "osu" adds osu_alltoall -f's figures
+  std::string format = "table";  // --format: "osu" prints osu_alltoall -f's table layout
+  report::ReportFiles files;     // --json, --csv
   cli::LayoutFlags layout;
   const CLI::Option* exchange_option = nullptr;
   // The options that only mean something for runs, which --plan-only refuses.
@@ -240,6 +242,7 @@ class AlltoallBenchmark {
     for (auto& [name, series] : trial.phase_seconds) {
       row.phase_median_seconds[name] = report::summarize(series).median;
     }
+    if (options_.stats == "osu") row.osu = osu_figures(seconds);
     report::max_over_ranks(seconds, MPI_COMM_WORLD);
     const report::Summary summary = report::summarize(seconds);
     row.median_seconds = summary.median;
@@ -255,6 +258,19 @@ class AlltoallBenchmark {
     }
     report_progress(row);
     rows_.push_back(std::move(row));
+  }
+
+  // --stats osu (collective): osu_alltoall -f's figures from this rank's `seconds` of every
+  // timed run, before they become the max over ranks. Every rank's mean is gathered, so the
+  // average, min and max over ranks are report::osu_summary's, which is tested on its own.
+  report::OsuSummary osu_figures(const std::vector<double>& seconds) const {
+    const double rank_mean_seconds = report::mean(seconds);
+    std::vector<double> rank_means(static_cast<std::size_t>(ranks_.size()));
+    if (MPI_Allgather(&rank_mean_seconds, 1, MPI_DOUBLE, rank_means.data(), 1, MPI_DOUBLE,
+                      MPI_COMM_WORLD) != MPI_SUCCESS) {
+      throw MpiError("MPI_Allgather(each rank's mean seconds) failed");
+    }
+    return report::osu_summary(rank_means, static_cast<int>(seconds.size()));
   }
 
   void report_progress(const Row& row) const {
@@ -380,6 +396,12 @@ std::vector<std::string> runnable_specs(const std::vector<cli::ExchangeChoice>& 
   return runnable;
 }
 
+// --stats osu's words for the settings line, and where OSU's timing differs from ours.
+constexpr const char* kOsuText =
+    "osu: osu_alltoall -f's figures too: each rank's mean over the timed runs, then the mean, "
+    "min and max of those over ranks (each run timed on its own rank after a barrier, as OSU's "
+    "calls are, but interleaved with the other exchanges' runs unless sequential)";
+
 // The console's settings line: how rows are timed (or that nothing runs), and the options that
 // change what a row means.
 std::string settings_text(const AlltoallOptions& options, Order order) {
@@ -401,7 +423,8 @@ std::string settings_text(const AlltoallOptions& options, Order order) {
            (options.phases ? "; phase columns: median over runs of each phase's max over ranks "
                              "(phases overlap waits, so they need not add up)"
                            : "") +
-           (options.plan_time ? "; " + plan_text : "");
+           (options.plan_time ? "; " + plan_text : "") +
+           (options.stats == "osu" ? "; " + std::string(kOsuText) : "");
   }
   return text + (options.fold_memory ? std::string("; ") + kFoldedText : "");
 }
@@ -415,6 +438,8 @@ nlohmann::json settings_json(const AlltoallOptions& options) {
           {"order", options.plan_only ? "sequential" : options.order},
           {"fold_memory", options.fold_memory},
           {"plan_only", options.plan_only},
+          {"stats", options.stats},
+          {"format", options.format},
           {"time",
            options.plan_only ? "none: plan only, no exchange run" : "max over ranks of each run"}};
 }
@@ -423,6 +448,7 @@ int run_alltoall(const AlltoallOptions& given) {
   check_plan_only(given);
   AlltoallOptions options = given;
   options.plan_time = options.plan_time || options.plan_only;  // --plan-only measures the plans
+  if (options.format == "osu") options.stats = "osu";          // OSU's table needs OSU's figures
   // Before any plan, report or check: every buffer from here on is folded.
   const std::optional<FoldedMemory> folded = fold_memory_if_asked(options);
   const std::vector<std::size_t> sizes = cli::parse_block_sizes(options.sizes, "--sizes");
@@ -460,7 +486,9 @@ int run_alltoall(const AlltoallOptions& given) {
       copy_rates[block_bytes] = measure_copy_bandwidth(
           MPI_COMM_WORLD, block_bytes * static_cast<std::size_t>(ranks.size()));
   }
-  report::Reporters reporters(is_printing_rank(), std::cout, options.files);
+  report::Reporters reporters(
+      is_printing_rank(), std::cout, options.files, "exchange",
+      options.format == "osu" ? report::ConsoleLayout::osu : report::ConsoleLayout::table);
   report::Header header{report::collect_context(ranks, "a2afft alltoall"),
                         settings_text(options, order), settings_json(options)};
   if (options.roofline) describe_copy_rates(copy_rates, ranks.size(), header);
@@ -532,8 +560,8 @@ Runner add_alltoall(CLI::App& app) {
       "Build every plan, one at a time, and measure it as --plan-time does, but run no exchange: "
       "rows have a plan time and heap and no times, and every report says plan only. For the "
       "planning cost at scale (in simulation a run at P = 4,096 posts P^2 messages). Options "
-      "about runs (--validate, --iters, --warmup, --phases, --roofline, --buffers, --order) are "
-      "refused beside it");
+      "about runs (--validate, --iters, --warmup, --phases, --roofline, --buffers, --order, "
+      "--stats, --format) are refused beside it");
   command->add_flag(
       "--radix-sweep", options->radix_sweep,
       "Also run tra at every radix from 2 to P (with mpi unless --exchange is given)");
@@ -559,11 +587,25 @@ Runner add_alltoall(CLI::App& app) {
                    "machine's slow spells hit every row alike; sequential: one exchange at a "
                    "time, least memory; auto: interleaved when all plans fit in half the memory")
       ->capture_default_str();
+  command
+      ->add_option("--stats", options->stats,
+                   "a2afft: per run the max over ranks, then median/min/max over runs; osu: also "
+                   "osu_alltoall -f's figures, each rank's mean over the runs, then their "
+                   "average, min and max over ranks (columns osu avg/min/max)")
+      ->check(CLI::IsMember({"a2afft", "osu"}))
+      ->capture_default_str();
+  command
+      ->add_option("--format", options->format,
+                   "The console's layout: table = a2afft's table; osu = osu_alltoall -f's, one "
+                   "table per exchange, so scripts written for OSU's output read it (implies "
+                   "--stats osu; --json and --csv files are unchanged)")
+      ->check(CLI::IsMember({"table", "osu"}))
+      ->capture_default_str();
   command->add_option("--json", options->files.json_path, "Also write the results as JSON to FILE");
   command->add_option("--csv", options->files.csv_path, "Also write the results as CSV to FILE");
   options->layout.add_to(*command);
-  for (const char* name :
-       {"--validate", "--iters", "--warmup", "--phases", "--roofline", "--buffers", "--order"})
+  for (const char* name : {"--validate", "--iters", "--warmup", "--phases", "--roofline",
+                           "--buffers", "--order", "--stats", "--format"})
     options->run_options.push_back(command->get_option(name));
   return [options] { return run_alltoall(*options); };
 }

@@ -45,6 +45,12 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
         {{"median [us]", true}, {"min [us]", true}, {"max [us]", true}, {"spread", true}});
   }
   if (has_vendor && timed) columns.push_back({"vs mpi", true});
+  // --stats osu: osu_alltoall -f's figures beside ours, so the two can be told apart.
+  const bool osu = any_osu(rows);
+  if (osu) {
+    columns.insert(columns.end(),
+                   {{"osu avg [us]", true}, {"osu min [us]", true}, {"osu max [us]", true}});
+  }
   const bool roofline = any_copy_bound(rows);
   if (roofline) {
     columns.insert(columns.end(),
@@ -69,6 +75,13 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
       const double vendor = vendor_median_seconds(rows, row.block_bytes);
       cells.push_back(vendor > 0 && !row.plan_only ? format("%.2fx", row.median_seconds / vendor)
                                                    : "-");
+    }
+    if (row.osu) {
+      for (const double seconds :
+           {row.osu->avg_seconds, row.osu->min_seconds, row.osu->max_seconds})
+        cells.push_back(microseconds(seconds));
+    } else if (osu) {
+      cells.insert(cells.end(), 3, "-");
     }
     if (row.copy_bound) {
       const CopyBoundCells& bound = *row.copy_bound;

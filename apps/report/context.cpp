@@ -7,6 +7,8 @@
 #include <ctime>
 #include <set>
 
+#include <unistd.h>  // environ
+
 #include <a2afft/tools/simulation.hpp>
 #include <a2afft/version.hpp>
 
@@ -35,6 +37,41 @@ std::string simulated_description() {
 #endif
 }
 
+bool is_reported_setting(std::string_view name) {
+  // MPICH's controls that pick an all-to-all algorithm all hold ALLTOALL
+  // (MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM, MPIR_CVAR_IALLTOALL_...); its hundreds of others
+  // (MPIR_CVAR_POLLS_BEFORE_YIELD, which the tests set) do not change the rows and are left out.
+  const bool mpich = name.starts_with("MPIR_CVAR_") && name.find("ALLTOALL") != name.npos;
+  return name.starts_with("OMPI_MCA_coll") || mpich || name.starts_with("I_MPI_ADJUST_ALLTOALL") ||
+         name.starts_with("SMPI") || name == "A2AFFT_SIMULATED";
+}
+
+std::map<std::string, std::string> reported_environment(const std::vector<std::string>& entries) {
+  std::map<std::string, std::string> settings;
+  for (const std::string& entry : entries) {
+    const std::size_t equals = entry.find('=');
+    if (equals == std::string::npos) continue;
+    const std::string name = entry.substr(0, equals);
+    if (is_reported_setting(name)) settings[name] = entry.substr(equals + 1);
+  }
+  return settings;
+}
+
+std::vector<std::string> process_environment() {
+  std::vector<std::string> entries;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
+    entries.emplace_back(*entry);
+  return entries;
+}
+
+std::string environment_text(const std::map<std::string, std::string>& environment,
+                             std::string_view separator) {
+  std::string text;
+  for (const auto& [name, value] : environment)
+    text += (text.empty() ? "" : std::string(separator)) + name + "=" + value;
+  return text;
+}
+
 RunContext collect_context(const RankMap& ranks, std::string command) {
   RunContext context;
   context.command = std::move(command);
@@ -59,6 +96,7 @@ RunContext collect_context(const RankMap& ranks, std::string command) {
   const char* emulated = std::getenv("A2AFFT_EMULATED_HOSTS");
   context.emulated_hosts = emulated != nullptr && *emulated != '\0';
   context.simulated = simulated_description();
+  context.environment = reported_environment(process_environment());
   return context;
 }
 
@@ -76,6 +114,10 @@ void print_context(std::ostream& out, const RunContext& context) {
       << emulated << '\n';
   // Its own line, right under the hosts: these hosts and times are SimGrid's, not a machine's.
   if (!context.simulated.empty()) out << "# simulated: " << context.simulated << '\n';
+  // Beside the numbers: an `mpi` row forced to one algorithm is that algorithm's, not the
+  // library's choice.
+  if (!context.environment.empty())
+    out << "# environment: " << environment_text(context.environment, ", ") << '\n';
   if (context.oversubscribed) {
     out << "# oversubscribed: more ranks than cores on a host, so these times prove correctness "
            "only\n";

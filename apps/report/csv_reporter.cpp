@@ -36,8 +36,14 @@ std::string csv_field(std::string_view text) {
 }
 
 CsvWriter::CsvWriter(const std::string& path, std::vector<std::string> header, Mode mode)
-    : path_(path), simulated_(simulated_description()) {
-  // A simulated build's files say so on every row, in a last column that only they have.
+    : path_(path),
+      simulated_(simulated_description()),
+      environment_(environment_text(reported_environment(process_environment()), ";")) {
+  // A simulated build's files say so on every row, in a last column that only they have; as do
+  // runs whose collectives were chosen through the environment, so that an `mpi` row forced to
+  // one algorithm says so where its numbers are. Other runs' files keep their header.
+  // `simulated` stays the last column, as readers of simulated files (and their tests) expect.
+  if (!environment_.empty()) header.push_back("environment");
   if (!simulated_.empty()) header.push_back("simulated");
   const std::string header_line = joined(header);
   std::error_code ignored;
@@ -64,7 +70,8 @@ CsvWriter::CsvWriter(const std::string& path, std::vector<std::string> header, M
 }
 
 void CsvWriter::add_row(const std::vector<std::string>& cells) {
-  out_ << joined(cells) << (simulated_.empty() ? "" : "," + csv_field(simulated_)) << '\n';
+  out_ << joined(cells) << (environment_.empty() ? "" : "," + csv_field(environment_))
+       << (simulated_.empty() ? "" : "," + csv_field(simulated_)) << '\n';
   out_.flush();
   if (!out_) throw UsageError(path_ + " could not be written");
 }
@@ -76,6 +83,9 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   for (const std::string& name : phases)
     header.push_back(name + "_median_s");
   header.push_back("check");
+  // OSU's figures only when asked for (--stats osu), so other runs' files keep their header.
+  const bool osu = any_osu(rows);
+  if (osu) header.insert(header.end(), {"osu_avg_s", "osu_min_s", "osu_max_s"});
   // The roofline's columns only when the run measured one, as for the FFTs.
   const bool roofline = any_copy_bound(rows);
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
@@ -103,6 +113,12 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
       cells.push_back(it == row.phase_median_seconds.end() ? "" : number(it->second));
     }
     cells.push_back(row.check);
+    if (row.osu) {
+      cells.insert(cells.end(), {number(row.osu->avg_seconds), number(row.osu->min_seconds),
+                                 number(row.osu->max_seconds)});
+    } else if (osu) {
+      cells.insert(cells.end(), 3, "");
+    }
     if (row.copy_bound) {
       cells.insert(cells.end(), {std::to_string(row.copy_bound->off_rank_bytes),
                                  number(row.copy_bound->bound_seconds)});

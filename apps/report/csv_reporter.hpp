@@ -26,14 +26,17 @@ class CsvWriter {
   /// (else UsageError: its rows would not line up). Throws UsageError naming the path when it
   /// cannot be opened.
   /// In a simulated build every file gets a last column, `simulated`, with
-  /// simulated_description() on every row.
+  /// simulated_description() on every row; and when any reported_environment() setting is set
+  /// (OMPI_MCA_coll*, ...), a column `environment` with them, "NAME=value;NAME=value", last
+  /// but for `simulated`.
   CsvWriter(const std::string& path, std::vector<std::string> header, Mode mode = Mode::replace);
   /// One line; each cell is quoted as csv_field() says.
   void add_row(const std::vector<std::string>& cells);
 
  private:
   std::string path_;
-  std::string simulated_;  // simulated_description(), "" on real hardware
+  std::string simulated_;    // simulated_description(), "" on real hardware
+  std::string environment_;  // environment_text(reported_environment()), "" when none is set
   std::ofstream out_;
 };
 
@@ -43,7 +46,8 @@ class CsvReporter final : public Reporter {
   explicit CsvReporter(std::string path) : path_(std::move(path)) {}
   void report_context(const Header&) override {}  // a CSV holds rows only
   /// block_bytes,spec,exchange,median_s,min_s,max_s, then <phase>_median_s for every phase in
-  /// phase_names() order (empty where a row has none), then check; with --roofline
+  /// phase_names() order (empty where a row has none), then check; with --stats osu
+  /// osu_avg_s,osu_min_s,osu_max_s; with --roofline
   /// off_rank_bytes_per_rank,copy_bound_s; with --plan-time plan_s,plan_heap_bytes_per_rank;
   /// with --plan-only (time cells empty) run, "plan only (built and measured, not run)".
   void report_runs(const std::vector<AlltoallRow>& rows) override;

@@ -46,6 +46,12 @@ nlohmann::json to_json(const AlltoallRow& row) {
     item["plan_seconds"] = row.plan->seconds;
     item["plan_heap_bytes_per_rank"] = row.plan->heap_bytes_per_rank;
   }
+  if (row.osu) {
+    item["osu"] = {{"avg_seconds", row.osu->avg_seconds},
+                   {"min_seconds", row.osu->min_seconds},
+                   {"max_seconds", row.osu->max_seconds},
+                   {"iterations", row.osu->runs}};
+  }
   if (row.copy_bound) {
     item["copy_bound"] = {{"off_rank_bytes_per_rank", row.copy_bound->off_rank_bytes},
                           {"bound_seconds", row.copy_bound->bound_seconds}};

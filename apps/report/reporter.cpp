@@ -3,13 +3,18 @@
 #include "report/console_reporter.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/osu_reporter.hpp"
 
 namespace a2afft::report {
 
 Reporters::Reporters(bool printing, std::ostream& console, const ReportFiles& files,
-                     const std::string& exchange_header) {
+                     const std::string& exchange_header, ConsoleLayout layout) {
   if (!printing) return;
-  reporters_.push_back(std::make_unique<ConsoleReporter>(console, exchange_header));
+  if (layout == ConsoleLayout::osu) {
+    reporters_.push_back(std::make_unique<OsuReporter>(console));
+  } else {
+    reporters_.push_back(std::make_unique<ConsoleReporter>(console, exchange_header));
+  }
   if (!files.json_path.empty())
     reporters_.push_back(std::make_unique<JsonReporter>(files.json_path));
   if (!files.csv_path.empty()) reporters_.push_back(std::make_unique<CsvReporter>(files.csv_path));

@@ -29,13 +29,17 @@ struct ReportFiles {
   std::string csv_path;   // empty: no CSV
 };
 
+/// The console's layout: a2afft's table, or osu_alltoall -f's (`alltoall --format osu`).
+enum class ConsoleLayout { table, osu };
+
 /// The reporters a command asked for, in order: the console, then JSON and CSV when their path
 /// is set. Empty (a no-op) on ranks that do not print, so commands call it on every rank.
 class Reporters final : public Reporter {
  public:
   Reporters() = default;
   Reporters(bool printing, std::ostream& console, const ReportFiles& files,
-            const std::string& exchange_header = "exchange");
+            const std::string& exchange_header = "exchange",
+            ConsoleLayout layout = ConsoleLayout::table);
   /// The JSON and CSV reporters alone, for a command that rewrites its files after every row
   /// (`alltoall --plan-only`): report_context() once, then report_runs() with the rows so far.
   static Reporters files_only(bool printing, const ReportFiles& files);

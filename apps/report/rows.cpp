@@ -29,6 +29,11 @@ bool any_plan_time(const std::vector<AlltoallRow>& rows) {
                      [](const AlltoallRow& row) { return row.plan.has_value(); });
 }
 
+bool any_osu(const std::vector<AlltoallRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const AlltoallRow& row) { return row.osu.has_value(); });
+}
+
 bool any_plan_only(const std::vector<AlltoallRow>& rows) {
   return std::any_of(rows.begin(), rows.end(),
                      [](const AlltoallRow& row) { return row.plan_only; });

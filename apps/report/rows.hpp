@@ -67,6 +67,7 @@ struct AlltoallRow {
   std::optional<CopyBoundCells> copy_bound{};          // --roofline, where P > 1
   std::optional<PlanCostCells> plan{};                 // --plan-time
   bool plan_only = false;                              // --plan-only: built, never run
+  std::optional<OsuSummary> osu{};                     // --stats osu: osu_alltoall -f's figures
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
@@ -100,6 +101,9 @@ bool any_copy_bound(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row has a plan time (alltoall --plan-time): then every reporter adds its column.
 bool any_plan_time(const std::vector<AlltoallRow>& rows);
+
+/// Whether any row has OSU's figures (alltoall --stats osu): then every reporter adds them.
+bool any_osu(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row is plan only (alltoall --plan-only): then the files say so on every row.
 bool any_plan_only(const std::vector<AlltoallRow>& rows);

@@ -15,6 +15,20 @@ Summary summarize(std::vector<double> values) {
   return {timing::median(values), *min, *max};
 }
 
+double mean(const std::vector<double>& values) {
+  if (values.empty()) return 0;
+  double sum = 0;
+  for (const double value : values)
+    sum += value;
+  return sum / static_cast<double>(values.size());
+}
+
+OsuSummary osu_summary(const std::vector<double>& rank_mean_seconds, int runs) {
+  if (rank_mean_seconds.empty()) return {};
+  const auto [min, max] = std::minmax_element(rank_mean_seconds.begin(), rank_mean_seconds.end());
+  return {mean(rank_mean_seconds), *min, *max, runs};
+}
+
 double spread(double median_seconds, double max_seconds) {
   return median_seconds > 0 ? max_seconds / median_seconds : 0;
 }

@@ -15,6 +15,29 @@ struct Summary {
 };
 Summary summarize(std::vector<double> values);
 
+/// osu_alltoall -f's figures for one exchange at one block size: each rank's mean latency over
+/// the timed runs, then the average, min and max of those means over the ranks.
+struct OsuSummary {
+  double avg_seconds = 0;  // the mean over ranks of each rank's mean
+  double min_seconds = 0;  // the fastest rank's mean
+  double max_seconds = 0;  // the slowest rank's mean
+  int runs = 0;            // the timed runs each mean is over (OSU's Iterations column)
+};
+
+/// The mean of `values`; 0 when empty.
+double mean(const std::vector<double>& values);
+
+/// OSU's figures from every rank's mean seconds (in rank order), `runs` timed runs each; all 0
+/// when there are no ranks. Pure: the command gathers the means (one MPI_Allgather).
+///
+/// As osu_alltoall defines them (OSU Micro-Benchmarks, mpi/collective/osu_alltoall.c, e.g.
+/// github.com/Martin-Lndbl/osu-micro-benchmarks at dd49f94): every rank adds up the
+/// MPI_Wtime() differences around its calls past the warm-up ones and divides by the
+/// iterations (its latency in us); rank 0 then gets the MPI_MIN, MPI_MAX and MPI_SUM of those
+/// latencies by MPI_Reduce and divides the sum by the number of ranks for "Avg Latency(us)".
+/// a2afft's own figure differs: the max over ranks of each run first, then the median over runs.
+OsuSummary osu_summary(const std::vector<double>& rank_mean_seconds, int runs);
+
 /// A row's spread: its slowest timed run over its median, 1 when every run took alike (0 for a
 /// median of 0). The max, not an interquartile ratio, because one slow run is what hides: a
 /// median over 20 runs does not move when one of them took 33 times as long (issue 43).

@@ -158,6 +158,13 @@ const std::vector<ErrorCase>& error_cases() {
      R"re(onmpml: leaders=2 exceeds the 1 rank of the smallest node; valid leaders: 1..1)re"},
     {"buffers_unknown", 1, {}, {"alltoall", "--buffers", "gpu"},
      R"re(--buffers)re"},
+    // Issue 46: --stats and --format name the bad value and the valid ones.
+    {"stats_unknown", 1, {}, {"alltoall", "--stats", "mean"},
+     R"re(--stats: mean not in \{a2afft,osu\})re"},
+    {"format_unknown", 2, {}, {"alltoall", "--format", "osu-json"},
+     R"re(--format: osu-json not in \{table,osu\})re"},
+    {"plan_only_with_stats", 1, {}, {"alltoall", "--plan-only", "--stats", "osu"},
+     R"re(--stats and --plan-only cannot be combined)re"},
     {"fft1d_length_not_divisible", 3, {}, {"fft1d", "--n", "1000"},
      R"re(N=1000 on P=3 has no six-step split.*nearest valid N: 999 or 1008)re"},
     {"fft1d_length_garbled", 1, {}, {"fft1d", "--n", "2^x"},

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include "report/context.hpp"
 #include "report/csv_reporter.hpp"
 #include "report/json_reporter.hpp"
+#include "report/osu_reporter.hpp"
 #include "report/text_table.hpp"
 
 namespace a2afft::report {
@@ -169,6 +172,71 @@ TEST(Context, a_simulated_run_says_so_under_the_hosts_and_in_json) {
   EXPECT_EQ(simulated_description().empty(), !A2AFFT_SMPI);
 }
 
+// Issue 46: an `mpi` row forced to one algorithm through the environment must say so beside its
+// numbers. The collector picks out exactly the collective and SimGrid settings of a made-up
+// environment; the rest (the tests' own MPIR_CVAR_POLLS_BEFORE_YIELD, an OMPI_MCA_ that is not
+// coll, a PATH, an entry without '=') is left out.
+TEST(Context, reports_the_collective_settings_of_the_environment_and_no_others) {
+  const std::vector<std::string> entries = {"PATH=/usr/bin",
+                                            "OMPI_MCA_coll_tuned_use_dynamic_rules=1",
+                                            "OMPI_MCA_coll_tuned_alltoall_algorithm=2",
+                                            "OMPI_MCA_rmaps_base_oversubscribe=1",
+                                            "OMPI_MCA_coll=^hcoll",
+                                            "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM=pairwise",
+                                            "MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM=auto",
+                                            "MPIR_CVAR_POLLS_BEFORE_YIELD=1",
+                                            "I_MPI_ADJUST_ALLTOALL=2",
+                                            "I_MPI_ADJUST_ALLTOALLV=1",
+                                            "I_MPI_ADJUST_ALLREDUCE=3",
+                                            "SMPI_PRETEND_CC=1",
+                                            "A2AFFT_SIMULATED=platform x, 4 ranks",
+                                            "A2AFFT_SIMULATED_EXTRA=no",
+                                            "NOEQUALSIGN",
+                                            "OMPI_MCA_coll_tuned_alltoall_segmentsize=a=b"};
+  const std::map<std::string, std::string> expected = {
+      {"A2AFFT_SIMULATED", "platform x, 4 ranks"},
+      {"I_MPI_ADJUST_ALLTOALL", "2"},
+      {"I_MPI_ADJUST_ALLTOALLV", "1"},
+      {"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise"},
+      {"MPIR_CVAR_IALLTOALL_INTRA_ALGORITHM", "auto"},
+      {"OMPI_MCA_coll", "^hcoll"},
+      {"OMPI_MCA_coll_tuned_alltoall_algorithm", "2"},
+      {"OMPI_MCA_coll_tuned_alltoall_segmentsize", "a=b"},
+      {"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"},
+      {"SMPI_PRETEND_CC", "1"}};
+  EXPECT_EQ(reported_environment(entries), expected);
+  EXPECT_TRUE(reported_environment({"PATH=/usr/bin", "MPIR_CVAR_POLLS_BEFORE_YIELD=1"}).empty());
+  EXPECT_EQ(environment_text({{"B", "2"}, {"A", "1"}}, ";"), "A=1;B=2");
+  EXPECT_EQ(environment_text({}, ";"), "");
+}
+
+// The settings go in the console's header (one line, only when any is set) and in the JSON
+// context (an object, empty when none is set, so the schema does not depend on the machine).
+TEST(Context, prints_the_environment_line_only_when_a_setting_is_set) {
+  RunContext context = header().context;
+  for (const bool set : {false, true}) {
+    context.environment.clear();
+    if (set) {
+      context.environment = {{"OMPI_MCA_coll_tuned_alltoall_algorithm", "2"},
+                             {"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
+    }
+    std::ostringstream out;
+    print_context(out, context);
+    const std::vector<std::string> lines = lines_of(out.str());
+    const std::string line =
+        "# environment: OMPI_MCA_coll_tuned_alltoall_algorithm=2, "
+        "OMPI_MCA_coll_tuned_use_dynamic_rules=1";
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), line), set ? 1 : 0) << out.str();
+    EXPECT_EQ(out.str().find("# environment"), set ? out.str().find(line) : std::string::npos);
+    const nlohmann::json json = to_json(context);
+    ASSERT_TRUE(json["environment"].is_object());
+    EXPECT_EQ(json["environment"].size(), set ? 2u : 0u);
+    if (set) {
+      EXPECT_EQ(json["environment"]["OMPI_MCA_coll_tuned_alltoall_algorithm"], "2");
+    }
+  }
+}
+
 TEST(JsonReporter, writes_context_settings_and_every_field_of_the_rows) {
   const fs::path path = scratch_directory() / "alltoall.json";
   JsonReporter json(path.string());
@@ -299,6 +367,111 @@ TEST(Spread, is_the_max_over_the_median_and_marks_rows_past_three) {
   EXPECT_EQ(unstable_reason(2e-3, 7e-3, "ms"), "max 7.00 ms is 3.5x the median (over 3x)");
 }
 
+// --stats osu (issue 46): osu_alltoall -f's figures, by hand on four ranks' times of three runs
+// (us): rank 0 {1, 2, 3}, rank 1 {4, 4, 4}, rank 2 {0.5, 1.5, 1}, rank 3 {10, 2, 6}. Each rank's
+// mean is 2, 4, 1 and 6, so OSU's average is 13 / 4 = 3.25, its min 1 and its max 6; a2afft's
+// own figure, the median over runs of the max over ranks (10, 4, 6), is 6.
+TEST(Osu, the_figures_are_the_mean_min_and_max_over_ranks_of_each_ranks_mean) {
+  const std::vector<std::vector<double>> rank_seconds = {
+      {1e-6, 2e-6, 3e-6}, {4e-6, 4e-6, 4e-6}, {0.5e-6, 1.5e-6, 1e-6}, {10e-6, 2e-6, 6e-6}};
+  std::vector<double> rank_means;
+  for (const std::vector<double>& seconds : rank_seconds)
+    rank_means.push_back(mean(seconds));
+  const OsuSummary osu = osu_summary(rank_means, 3);
+  EXPECT_DOUBLE_EQ(osu.avg_seconds, 3.25e-6);
+  EXPECT_DOUBLE_EQ(osu.min_seconds, 1e-6);
+  EXPECT_DOUBLE_EQ(osu.max_seconds, 6e-6);
+  EXPECT_EQ(osu.runs, 3);
+  std::vector<double> max_over_ranks(3, 0.0);
+  for (const std::vector<double>& seconds : rank_seconds) {
+    for (std::size_t run = 0; run < seconds.size(); ++run)
+      max_over_ranks[run] = std::max(max_over_ranks[run], seconds[run]);
+  }
+  EXPECT_DOUBLE_EQ(summarize(max_over_ranks).median, 6e-6);
+  EXPECT_DOUBLE_EQ(mean({}), 0.0);
+  EXPECT_EQ(osu_summary({}, 3).runs, 0);
+}
+
+// The figures' columns come only with --stats osu, in every format, so other runs' files keep
+// their header; a row without them (none in one run, but the reporters allow it) gets "-" or "".
+TEST(Reporters, osu_columns_only_with_stats_osu) {
+  std::vector<AlltoallRow> rows = alltoall_rows();
+  const std::vector<std::string> plain = csv_lines(rows);
+  EXPECT_EQ(plain[0].find("osu_"), std::string::npos);
+  EXPECT_FALSE(to_json(rows[0]).contains("osu"));
+  rows[0].osu = OsuSummary{3.25e-6, 1e-6, 6e-6, 3};
+  std::ostringstream out;
+  ConsoleReporter(out).report_runs(rows);
+  const std::vector<std::string> lines = lines_of(out.str());
+  const std::string& head = lines.at(0);
+  EXPECT_LT(head.find("vs mpi"), head.find("osu avg [us]")) << head;
+  EXPECT_LT(head.find("osu avg [us]"), head.find("osu min [us]")) << head;
+  EXPECT_LT(head.find("osu min [us]"), head.find("osu max [us]")) << head;
+  // Right-aligned under their headers, as every number column is.
+  const auto ends_under = [&](const std::string& header, const std::string& cell) {
+    const std::size_t end = head.find(header) + header.size();
+    return lines.at(1).substr(end - cell.size(), cell.size()) == cell;
+  };
+  EXPECT_TRUE(ends_under("osu avg [us]", "3.25")) << out.str();
+  EXPECT_TRUE(ends_under("osu min [us]", "1.00")) << out.str();
+  EXPECT_TRUE(ends_under("osu max [us]", "6.00")) << out.str();
+  const std::vector<std::string> csv = csv_lines(rows);
+  EXPECT_NE(csv[0].find(",check,osu_avg_s,osu_min_s,osu_max_s"), std::string::npos) << csv[0];
+  EXPECT_NE(csv[1].find(",PASS,3.25e-06,1e-06,6e-06"), std::string::npos) << csv[1];
+  EXPECT_NE(csv[2].find(",FAIL,,,"), std::string::npos) << csv[2];
+  const nlohmann::json osu = to_json(rows[0])["osu"];
+  EXPECT_EQ(osu["avg_seconds"], 3.25e-6);
+  EXPECT_EQ(osu["min_seconds"], 1e-6);
+  EXPECT_EQ(osu["max_seconds"], 6e-6);
+  EXPECT_EQ(osu["iterations"], 3);
+}
+
+// --format osu: the lines are OSU's to the character, checked against osu_allreduce -f's output
+// as OSU 7.0 prints it (same print_preamble() and print_stats() as osu_alltoall), so that a
+// script that splits OSU's lines by position or by whitespace reads a2afft's.
+TEST(Osu, header_and_rows_have_osu_column_widths) {
+  EXPECT_EQ(osu_header_line(),
+            "# Size       Avg Latency(us)   Min Latency(us)   Max Latency(us)  Iterations");
+  EXPECT_EQ(osu_row_line(4, OsuSummary{136.08e-6, 99.29e-6, 164.85e-6, 1000}),
+            "4                     136.08             99.29            164.85        1000");
+  EXPECT_EQ(osu_row_line(1048576, OsuSummary{12345.678e-6, 0.004e-6, 1e-6, 5}),
+            "1048576             12345.68              0.00              1.00           5");
+}
+
+// One table per exchange, sizes rising, whatever order the rows came in; the context lines
+// are a2afft's (comments to OSU's readers) and failures follow as comments too.
+TEST(OsuReporter, prints_one_osu_table_per_exchange) {
+  std::vector<AlltoallRow> rows = alltoall_rows();  // 16 B: mpi, then node-aware (FAIL)
+  AlltoallRow larger = rows[0];
+  larger.block_bytes = 1024;
+  rows.push_back(larger);
+  std::swap(rows[0], rows[2]);  // 1024 B's mpi first: the table still starts at 16 B
+  rows[0].osu = OsuSummary{5e-6, 4e-6, 6e-6, 3};
+  rows[1].osu = OsuSummary{1e-3, 9e-4, 1.1e-3, 3};
+  rows[2].osu = OsuSummary{2e-6, 1e-6, 3e-6, 3};
+  std::ostringstream out;
+  OsuReporter osu(out);
+  osu.report_context(header());
+  osu.report_runs(rows);
+  const std::vector<std::string> lines = lines_of(out.str());
+  const std::vector<std::string> tables = {
+      "",
+      "# OSU MPI All-to-All Personalized Exchange Latency Test layout, by a2afft alltoall: "
+      "exchange mpi",
+      osu_header_line(),
+      "16                      2.00              1.00              3.00           3",
+      "1024                    5.00              4.00              6.00           3",
+      "",
+      "# OSU MPI All-to-All Personalized Exchange Latency Test layout, by a2afft alltoall: "
+      "exchange node-aware(inner=tra2(r1=2,r2=2))",
+      osu_header_line(),
+      "16                   1000.00            900.00           1100.00           3",
+      "# FAIL node-aware(inner=tra2(r1=2,r2=2)) at 16 B: rank 1, wrong data"};
+  ASSERT_EQ(lines.size(), 4 + tables.size()) << out.str();  // 3 context lines and settings
+  EXPECT_EQ(lines[3], "# 3 timed runs");
+  EXPECT_EQ(std::vector<std::string>(lines.begin() + 4, lines.end()), tables);
+}
+
 // A row with a run 33 times its median (onmpml at 64 MiB, issue 43) is marked in every format;
 // its neighbour is not.
 TEST(Reporters, mark_a_row_whose_max_is_far_over_its_median_unstable) {
@@ -335,6 +508,28 @@ TEST(Reporters, mark_a_row_whose_max_is_far_over_its_median_unstable) {
             std::string::npos)
       << fft_out.str();
   EXPECT_EQ(to_json(slow)["unstable"], true);
+}
+
+// A CSV has no context lines, so the environment's settings ride on every row, in a last
+// column `environment` that only runs with such a setting have (other files keep their header).
+TEST(CsvWriter, carries_the_environment_on_every_row_only_when_a_setting_is_set) {
+  const std::string path = (scratch_directory() / "environment.csv").string();
+  CsvWriter(path, {"run"}).add_row({"1"});
+  EXPECT_EQ(lines_of(read(path)).at(0).find("environment"), std::string::npos);
+  setenv("OMPI_MCA_coll_tuned_alltoall_algorithm", "2", 1);
+  setenv("OMPI_MCA_coll_tuned_use_dynamic_rules", "1", 1);
+  {
+    CsvWriter csv(path, {"run"});
+    csv.add_row({"1"});
+  }
+  unsetenv("OMPI_MCA_coll_tuned_alltoall_algorithm");
+  unsetenv("OMPI_MCA_coll_tuned_use_dynamic_rules");
+  const std::vector<std::string> lines = lines_of(read(path));
+  ASSERT_EQ(lines.size(), 2u);
+  const std::string settings =
+      "OMPI_MCA_coll_tuned_alltoall_algorithm=2;OMPI_MCA_coll_tuned_use_dynamic_rules=1";
+  EXPECT_EQ(lines[0].substr(lines[0].rfind(',') + 1), "environment");
+  EXPECT_EQ(lines[1].substr(lines[1].rfind(',') + 1), settings);
 }
 
 TEST(CsvWriter, appends_rows_under_one_header_and_refuses_another_header) {
