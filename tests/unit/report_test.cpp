@@ -194,7 +194,6 @@ TEST(Context, reports_the_collective_settings_of_the_environment_and_no_others) 
                                             "NOEQUALSIGN",
                                             "OMPI_MCA_coll_tuned_alltoall_segmentsize=a=b"};
   const std::map<std::string, std::string> expected = {
-      {"A2AFFT_SIMULATED", "platform x, 4 ranks"},
       {"I_MPI_ADJUST_ALLTOALL", "2"},
       {"I_MPI_ADJUST_ALLTOALLV", "1"},
       {"MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise"},
