@@ -15,7 +15,6 @@
 
 #include <mpi.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -52,35 +51,6 @@ int delete_all_at_finalize(MPI_Comm, int, void*, void*) {
   return MPI_SUCCESS;
 }
 
-// A variable-size spec names a variable row and only its keys, or any uniform spec (which
-// serves counts that happen to be uniform). Values are checked when the first plan is made.
-void check_variable_spec(const detail::Spec& spec) {
-  const detail::VariableExchangeInfo* row = detail::find_variable_exchange(spec.name);
-  if (row == nullptr) {
-    try {
-      detail::check_spec(spec);
-    } catch (const UsageError& error) {
-      std::string names;
-      for (const detail::VariableExchangeInfo* info : detail::registered_variable_exchanges()) {
-        names += (names.empty() ? "" : ", ") + std::string(info->name);
-      }
-      throw UsageError(std::string(error.what()) + "; variable-size exchanges: " + names);
-    }
-    return;
-  }
-  for (const detail::SpecParam& param : spec.params) {
-    if (std::none_of(row->params.begin(), row->params.end(),
-                     [&](const detail::ParamInfo& info) { return info.key == param.key; })) {
-      std::string keys;
-      for (const detail::ParamInfo& info : row->params) {
-        keys += (keys.empty() ? "" : ", ") + std::string(info.key);
-      }
-      throw UsageError(spec.name + " has no parameter '" + param.key +
-                       "'; valid: " + (keys.empty() ? std::string("none") : keys));
-    }
-  }
-}
-
 // A spec variable: unset or empty leaves that call to the library; a bad spec is fatal.
 void read_spec(MPI_Comm comm, const char* variable, bool* set, std::string* text,
                detail::Spec* spec, bool variable_size) {
@@ -90,7 +60,7 @@ void read_spec(MPI_Comm comm, const char* variable, bool* set, std::string* text
   *text = value;
   try {
     *spec = detail::parse_spec(*text);
-    variable_size ? check_variable_spec(*spec) : detail::check_spec(*spec);
+    variable_size ? detail::check_variable_spec(*spec) : detail::check_spec(*spec);
   } catch (const UsageError& error) {
     fail(comm, std::string(variable) + "=" + *text + ": " + error.what());
   }

@@ -3,8 +3,6 @@
 
 #include <a2afft/backends.hpp>
 
-#include <algorithm>
-
 #include <a2afft/error.hpp>
 
 #include "registry.hpp"
@@ -44,29 +42,10 @@ std::string canonical_spec(std::string_view text) {
 
 std::string canonical_reshape_spec(std::string_view text) {
   const detail::Spec spec = detail::parse_spec(text);
-  const detail::VariableExchangeInfo* row = detail::find_variable_exchange(spec.name);
-  if (row == nullptr) {
-    try {
-      detail::check_spec(spec);
-    } catch (const UsageError& error) {
-      std::string names;
-      for (const detail::VariableExchangeInfo* info : detail::registered_variable_exchanges())
-        names += (names.empty() ? "" : ", ") + std::string(info->name);
-      throw UsageError(std::string(error.what()) + " (a reshape also takes " + names + ")");
-    }
-    return spec.to_string();
-  }
-  for (const detail::SpecParam& param : spec.params) {
-    const bool known =
-        std::any_of(row->params.begin(), row->params.end(),
-                    [&](const detail::ParamInfo& info) { return info.key == param.key; });
-    if (!known) {
-      std::string keys;
-      for (const detail::ParamInfo& info : row->params)
-        keys += (keys.empty() ? "" : ", ") + std::string(info.key);
-      throw UsageError(std::string(text) + ": " + spec.name + " has no parameter '" + param.key +
-                       "'; valid: " + (keys.empty() ? std::string("none") : keys));
-    }
+  try {
+    detail::check_variable_spec(spec);
+  } catch (const UsageError& error) {
+    throw UsageError(std::string(text) + ": " + error.what());
   }
   return spec.to_string();
 }

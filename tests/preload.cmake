@@ -125,7 +125,7 @@ endforeach()
 
 # Bad input: one clear line naming the variable and what is valid, never a fallback or a hang.
 foreach(case "bad_alltoallv_spec@A2AFFT_ALLTOALLV=sparse:batch=1,width=2@A2AFFT_ALLTOALLV=sparse:batch=1,width=2: sparse has no parameter 'width'; valid: batch"
-             "unknown_alltoallv_spec@A2AFFT_ALLTOALLV=sparce@A2AFFT_ALLTOALLV=sparce: unknown exchange 'sparce'.*variable-size exchanges: mpi, neighbor, sparse, node-aggregate, auto"
+             "unknown_alltoallv_spec@A2AFFT_ALLTOALLV=sparce@A2AFFT_ALLTOALLV=sparce: unknown exchange 'sparce'.*variable-size exchanges also take mpi, neighbor, sparse, node-aggregate, auto"
              "bad_report_path@A2AFFT_REPORT=/nonexistent/dir/report.json@A2AFFT_REPORT=/nonexistent/dir/report.json: cannot write it: No such file or directory"
              "bad_log_value@A2AFFT_ALLTOALL_LOG=yes@A2AFFT_ALLTOALL_LOG=yes: valid values are 0 and 1"
              "bad_cache_bound@A2AFFT_ALLTOALLV_CACHE=0@A2AFFT_ALLTOALLV_CACHE=0: valid values are whole numbers from 1 to 4096")

@@ -174,6 +174,22 @@ const VariableExchangeInfo* find_variable_exchange(std::string_view name) {
   return nullptr;
 }
 
+void check_variable_spec(const Spec& spec) {
+  if (const VariableExchangeInfo* info = find_variable_exchange(spec.name)) {
+    check_keys(spec, info->name, info->params);
+    return;
+  }
+  try {
+    check_spec(spec);
+  } catch (const UsageError& error) {
+    std::string names;
+    for (const VariableExchangeInfo* row : kVariableExchanges)
+      names += (names.empty() ? "" : ", ") + std::string(row->name);
+    throw UsageError(std::string(error.what()) + " (variable-size exchanges also take " + names +
+                     ")");
+  }
+}
+
 namespace {
 
 // The variable row's pure refusal; throws UsageError for an unknown name (listing both tables),

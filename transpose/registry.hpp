@@ -148,6 +148,11 @@ std::span<const VariableExchangeInfo* const> registered_variable_exchanges();
 /// The variable row named `name`, or nullptr (then a uniform row of that name may serve).
 const VariableExchangeInfo* find_variable_exchange(std::string_view name);
 
+/// Checks `spec` as a variable-size exchange before any layout is known: a variable row's name
+/// with only its keys, or any valid uniform spec (which serves counts that happen to be uniform).
+/// Throws UsageError naming what is valid. Values are checked when a plan is made.
+void check_variable_spec(const Spec& spec);
+
 /// Why `spec` cannot run `problem`, or "": unknown names and keys and bad values throw
 /// UsageError (naming the variable and the uniform backends); a uniform backend refuses unless
 /// the counts are uniform (every peer the same bytes on every rank, in rank order).
