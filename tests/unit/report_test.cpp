@@ -201,8 +201,7 @@ TEST(Context, reports_the_collective_settings_of_the_environment_and_no_others) 
       {"OMPI_MCA_coll", "^hcoll"},
       {"OMPI_MCA_coll_tuned_alltoall_algorithm", "2"},
       {"OMPI_MCA_coll_tuned_alltoall_segmentsize", "a=b"},
-      {"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"},
-      {"SMPI_PRETEND_CC", "1"}};
+      {"OMPI_MCA_coll_tuned_use_dynamic_rules", "1"}};
   EXPECT_EQ(reported_environment(entries), expected);
   EXPECT_TRUE(reported_environment({"PATH=/usr/bin", "MPIR_CVAR_POLLS_BEFORE_YIELD=1"}).empty());
   EXPECT_EQ(environment_text({{"B", "2"}, {"A", "1"}}, ";"), "A=1;B=2");
