@@ -14,17 +14,22 @@
 #include <string.h>
 
 enum Shape { UNEVEN, ONE_SILENT, ALL_EMPTY, PACKED, GAPS, RANK0_GAPS, UNIFORM, SHAPES };
-static const char* shape_names[] = {"uneven",     "rank 1 silent",        "all empty", "packed",
-                                    "gaps",       "gaps on rank 0 only", "uniform"};
+static const char* shape_names[] = {"uneven", "rank 1 silent",       "all empty", "packed",
+                                    "gaps",   "gaps on rank 0 only", "uniform"};
 
 /* Elements rank i sends rank j (j receives as many from i). */
 static int count_of(enum Shape s, int i, int j) {
   switch (s) {
-    case UNEVEN: return (3 * i + 5 * j + 1) % 4; /* 0..3: empty peers on every rank count > 1 */
-    case ONE_SILENT: return (i == 1 || j == 1) ? 0 : 1 + (i + j) % 3;
-    case ALL_EMPTY: return 0;
-    case UNIFORM: return 2;
-    default: return 1 + (i + 2 * j) % 3;
+    case UNEVEN:
+      return (3 * i + 5 * j + 1) % 4; /* 0..3: empty peers on every rank count > 1 */
+    case ONE_SILENT:
+      return (i == 1 || j == 1) ? 0 : 1 + (i + j) % 3;
+    case ALL_EMPTY:
+      return 0;
+    case UNIFORM:
+      return 2;
+    default:
+      return 1 + (i + 2 * j) % 3;
   }
 }
 
@@ -76,16 +81,19 @@ static long run_case(const struct Case* c, enum Shape s, MPI_Comm comm, int salt
   unsigned char* send = malloc(send_bytes);
   unsigned char* got = malloc(recv_bytes);
   unsigned char* expected = malloc(recv_bytes);
-  for (size_t b = 0; b < send_bytes; ++b) send[b] = pattern(rank, b, salt);
-  for (size_t b = 0; b < recv_bytes; ++b) got[b] = expected[b] = c->in_place ? pattern(rank, b, salt) : 0xa5;
+  for (size_t b = 0; b < send_bytes; ++b)
+    send[b] = pattern(rank, b, salt);
+  for (size_t b = 0; b < recv_bytes; ++b)
+    got[b] = expected[b] = c->in_place ? pattern(rank, b, salt) : 0xa5;
   /* A rank that sends or receives nothing passes NULL there, as programs do: still routed. */
   const void* from = c->in_place ? MPI_IN_PLACE : send_span == 0 ? NULL : send;
   MPI_Alltoallv(from, sc, sd, c->send_type, recv_span == 0 ? NULL : got, rc, rd, c->recv_type,
                 comm);
-  PMPI_Alltoallv(from, sc, sd, c->send_type, recv_span == 0 ? NULL : expected, rc, rd,
-                 c->recv_type, comm);
+  PMPI_Alltoallv(from, sc, sd, c->send_type, recv_span == 0 ? NULL : expected, rc, rd, c->recv_type,
+                 comm);
   long bad = 0;
-  for (size_t b = 0; b < recv_bytes; ++b) bad += got[b] != expected[b];
+  for (size_t b = 0; b < recv_bytes; ++b)
+    bad += got[b] != expected[b];
   free(send);
   free(got);
   free(expected);
@@ -115,8 +123,8 @@ int main(int argc, char** argv) {
   };
   /* PACKED, then RANK0_GAPS (rank 0 alone has a new pattern), then PACKED again (the ranks
    * remember different plans for it): the ranks must still agree on one plan. */
-  const enum Shape shapes[] = {UNEVEN, ONE_SILENT, ALL_EMPTY, PACKED, GAPS, RANK0_GAPS, PACKED,
-                               UNIFORM};
+  const enum Shape shapes[] = {UNEVEN, ONE_SILENT, ALL_EMPTY, PACKED,
+                               GAPS,   RANK0_GAPS, PACKED,    UNIFORM};
   const enum Shape cycle[] = {UNEVEN, GAPS, ONE_SILENT};
   const MPI_Comm comms[] = {MPI_COMM_WORLD, halves};
   const char* comm_names[] = {"world", "split"};
