@@ -109,6 +109,10 @@ void Exchange::start(const void* send, void* recv) {
   plan_->plan->start(static_cast<const std::byte*>(send), static_cast<std::byte*>(recv));
 }
 
+bool Exchange::test() {
+  return plan_->plan->test();
+}
+
 void Exchange::finish() {
   plan_->plan->finish();
 }

@@ -60,6 +60,11 @@ void ExchangePlan::finish() {
   finish_exchange();
 }
 
+bool ExchangePlan::test() {
+  if (!in_flight_) throw UsageError(describe() + ": test() without a start() before it");
+  return test_exchange();
+}
+
 ExchangeBuffer ExchangePlan::allocate(std::size_t bytes) {
   return allocate_aligned(bytes);
 }

@@ -97,6 +97,10 @@ class ExchangePlan : public DescribedPlan {
   /// one is in flight or a finish() without a start(), on the rank that made the mistake.
   void start(const std::byte* send, std::byte* recv);
   void finish();
+  /// Between start() and finish(): moves the exchange on without blocking (the next batch of
+  /// messages once the last arrived) and says whether it is done, so that finish() would return
+  /// at once. finish() must still follow. For a caller that polls, as MPI_Test does.
+  bool test();
   /// Whether start() returns with messages still in flight (mpi through MPI_Ialltoall,
   /// nonblocking with its first batch posted), so that work between start() and finish() can
   /// overlap them. Whether they then progress without MPI calls is the MPI library's affair.
@@ -123,6 +127,7 @@ class ExchangePlan : public DescribedPlan {
   /// start() and finish() of a plan that overlaps(); by default all of run() in the first.
   virtual void start_exchange(const std::byte* send, std::byte* recv) { run(send, recv); }
   virtual void finish_exchange() {}
+  virtual bool test_exchange() { return true; }
 
  private:
   PhaseTimer* timer_ = nullptr;

@@ -81,6 +81,11 @@ class Exchange {
   void start(const void* send, void* recv);
   void finish();
   /// @}
+  /// Between start() and finish(): moves the exchange on without blocking (nonblocking posts
+  /// its next batch once the last has arrived) and returns true when it is done, so that
+  /// finish() returns at once; finish() must still follow. For callers that poll, as MPI_Test
+  /// does; a backend without a split phase is always done.
+  bool test();
   /// True when start() returns with messages in flight (mpi, nonblocking, or auto that chose
   /// one of them).
   bool overlaps() const;

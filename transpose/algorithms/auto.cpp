@@ -214,6 +214,7 @@ class AutoExchange final : public ExchangePlan {
     chosen_->start(send, recv);
   }
   void finish_exchange() override { chosen_->finish(); }
+  bool test_exchange() override { return chosen_->test(); }
 
  private:
   static Spec measure(const ExchangeProblem& problem, double budget_seconds) {

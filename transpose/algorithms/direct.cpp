@@ -96,13 +96,23 @@ class NonblockingExchange final : public DirectExchange {
     const auto timed = phase("p2p", 1);
     post_batch(send, recv, 1);
     pending_ = {send, recv};
+    next_step_ = 1 + batch_;
   }
   void finish_exchange() override {
     {
-      const auto timed = phase("p2p", 1);
+      const auto timed = phase("p2p", (next_step_ - 1) / batch_);
       requests_.wait_all();
     }
-    run_batches(pending_.first, pending_.second, 1 + batch_);
+    run_batches(pending_.first, pending_.second, next_step_);
+  }
+  // The batch in flight done: the next one posted, or the exchange done after the last.
+  bool test_exchange() override {
+    const auto timed = phase("p2p", (next_step_ - 1) / batch_);
+    if (!requests_.test_all()) return false;
+    if (next_step_ >= transfer_.size()) return true;
+    post_batch(pending_.first, pending_.second, next_step_);
+    next_step_ += batch_;
+    return false;
   }
 
  private:
@@ -135,6 +145,7 @@ class NonblockingExchange final : public DirectExchange {
   bool bounded_in_simulation_;
   mpi::RequestSet requests_;
   std::pair<const std::byte*, std::byte*> pending_{nullptr, nullptr};
+  int next_step_ = 1;  // the first step of the batch to post next (split phase)
 };
 
 // The exchanges in flight: batch bounds them, so any batch >= P-1 means all of them. The

@@ -56,6 +56,11 @@ class VendorExchange final : public ExchangePlan {
     const auto timed = phase("alltoall");
     mpi::check(MPI_Wait(&request_, MPI_STATUS_IGNORE), "MPI_Wait(MPI_Ialltoall)");
   }
+  bool test_exchange() override {
+    int done = 0;
+    mpi::check(MPI_Test(&request_, &done, MPI_STATUS_IGNORE), "MPI_Test(MPI_Ialltoall)");
+    return done != 0;
+  }
 
  private:
   mpi::Comm comm_;

@@ -23,15 +23,29 @@ void RequestSet::wait_all() {
   const int rc =
       MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses_.data());
   requests_.clear();
+  check_statuses(rc, "MPI_Waitall");
+}
+
+bool RequestSet::test_all() {
+  statuses_.resize(requests_.size());
+  int done = 0;
+  const int rc =
+      MPI_Testall(static_cast<int>(requests_.size()), requests_.data(), &done, statuses_.data());
+  check_statuses(rc, "MPI_Testall");
+  if (done) requests_.clear();
+  return done != 0;
+}
+
+void RequestSet::check_statuses(int rc, const char* call) {
   if (rc == MPI_ERR_IN_STATUS) {
     // Name the first request that failed (a receive's status carries its peer).
     for (const MPI_Status& status : statuses_) {
       if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) {
-        check(status.MPI_ERROR, "MPI_Waitall", {.from = status.MPI_SOURCE});
+        check(status.MPI_ERROR, call, {.from = status.MPI_SOURCE});
       }
     }
   }
-  check(rc, "MPI_Waitall");
+  check(rc, call);
 }
 
 RequestSet::~RequestSet() {

@@ -28,9 +28,14 @@ class RequestSet {
   int wait_any();
   /// Waits for every request and empties the set.
   void wait_all();
+  /// Whether every request is done (then the set is emptied); never blocks.
+  bool test_all();
   std::size_t size() const { return requests_.size(); }
 
  private:
+  // Throws for `rc` of `call` (MPI_Waitall, MPI_Testall), naming the first failed receive's peer.
+  void check_statuses(int rc, const char* call);
+
   std::vector<MPI_Request> requests_;
   std::vector<MPI_Status> statuses_;  // for the error message: which receive failed
 };
