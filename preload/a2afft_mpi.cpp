@@ -4,10 +4,11 @@
 //
 // A2AFFT_ALLTOALL=<spec> picks the backend of MPI_Alltoall (any `a2afft list` spec) and
 // A2AFFT_ALLTOALLV=<variable spec> the one of MPI_Alltoallv; unset, those calls go straight to
-// the library. What is routed and why not is in alltoall.cpp and alltoallv.cpp; the Fortran
-// entry points in fortran.cpp; the report (A2AFFT_REPORT, and the summary at MPI_Finalize) in
-// report.cpp. Plans are cached per communicator (an attribute, freed by its delete callback
-// when the communicator is freed; MPI_COMM_SELF's callback frees the rest at MPI_Finalize).
+// the library. What is routed and why not is in alltoall.cpp and alltoallv.cpp; MPI_Ialltoall,
+// MPI_Alltoall_init and the MPI_Wait/Test family that completes them in nonblocking.cpp; the
+// Fortran entry points in fortran.cpp; the report (A2AFFT_REPORT, and the summary at MPI_Finalize)
+// in report.cpp. Plans are cached per communicator (an attribute, freed by its delete callback when
+// the communicator is freed; MPI_COMM_SELF's callback frees the rest at MPI_Finalize).
 // A2AFFT_ALLTOALL_LOG=1 prints on rank 0 which backend ran, once per communicator and plan,
 // and each fallback reason once per communicator. A bad spec or value is an error at the first
 // call: one line on stderr and MPI_Abort, never a silent fallback. Virtual layouts

@@ -1,10 +1,23 @@
-// MPI_Alltoall through the backend of A2AFFT_ALLTOALL. A call is routed when, on every rank, it
-// is not in place, the communicator is an intracommunicator, and both datatypes are contiguous
-// (extent = size, no holes) with sendcount * size(sendtype) = recvcount * size(recvtype) > 0.
-// The ranks agree on that with one small PMPI_Allreduce per call, because a datatype can be
-// contiguous on one rank and not on another. Anything else, or a layout the backend refuses,
-// goes to PMPI_Alltoall. Plans are cached per communicator and block size.
+// MPI_Alltoall through the backend of A2AFFT_ALLTOALL, with no communication of its own.
+//
+// Rule: every rank decides alone, and all decide alike. A call falls back to PMPI_Alltoall only
+// for reasons MPI's own rules make the same on every rank of the call:
+//  - MPI_IN_PLACE: the standard requires it "at all processes" of an intracommunicator;
+//  - an intercommunicator: a property of the communicator;
+//  - the block's size, empty or not: type signatures must match between every sender and
+//    receiver, so sendcount * size(sendtype) is one number on every rank;
+//  - the backend's refusal and the cached plans: functions of the communicator, its topology
+//    (made collectively, the same everywhere) and that size.
+// What may differ between ranks (a datatype contiguous on one rank and strided on another,
+// MPI_BOTTOM with absolute addresses) is made local: that rank packs its send blocks into a
+// contiguous staging buffer and unpacks what it receives (PMPI_Pack / PMPI_Unpack), so it routes
+// with the others. Hence no per-call agreement (the drop-in's earlier PMPI_Allreduce), and a
+// routed call costs the backend plus a cache lookup. Plans are cached per communicator and
+// block size.
 
+#include <algorithm>
+#include <climits>
+#include <cstdint>
 #include <string>
 
 #include "error.hpp"
@@ -13,30 +26,104 @@
 namespace a2afft::preload {
 namespace {
 
-// Why this rank cannot route the call, or "" when it can; `block_bytes` on success.
-std::string local_obstacle(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                           const void* recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                           std::size_t* block_bytes) {
-  if (sendbuf == MPI_IN_PLACE) return "MPI_IN_PLACE";
-  // MPI_BOTTOM is the null address in Open MPI and MPICH: buffers at absolute addresses.
-  if (sendbuf == MPI_BOTTOM || recvbuf == MPI_BOTTOM) return "MPI_BOTTOM (absolute addresses)";
+// An erroneous call whose send and receive blocks differ in size on this rank: the staging
+// below would overrun, and the other ranks could not know to fall back.
+void check_matching_sides(const Side& send, MPI_Count block_bytes, MPI_Comm comm) {
+  int send_type_bytes = 0;
+  PMPI_Type_size(send.type, &send_type_bytes);
+  const MPI_Count sent = static_cast<MPI_Count>(send_type_bytes) * send.count;
+  if (sent != block_bytes) {
+    fail(comm, "MPI_Alltoall: this rank sends blocks of " + std::to_string(sent) +
+                   " B and receives blocks of " + std::to_string(block_bytes) +
+                   " B: both must be the same size (an erroneous call)");
+  }
+}
+
+// Whether this rank's side must go through the staging buffer: a datatype with holes or
+// offsets, or MPI_BOTTOM (absolute addresses).
+bool needs_staging(const Side& side) {
+  MPI_Count size = 0;
+  return side.buffer == MPI_BOTTOM || !contiguity(side.type, "", &size).empty();
+}
+
+// Packs (or, with `unpack`, unpacks) `elements` of the side's type at its buffer to or from
+// `stage`, in pieces whose packed size fits PMPI_Pack's int sizes.
+void stage_elements(const Side& side, MPI_Count elements, std::byte* stage, bool unpack,
+                    MPI_Comm comm) {
+  MPI_Count element_bytes = 0, lb = 0, extent = 0;
+  PMPI_Type_size_x(side.type, &element_bytes);
+  PMPI_Type_get_extent_x(side.type, &lb, &extent);
+  const MPI_Count per_piece = std::max<MPI_Count>(1, (INT_MAX / 2) / element_bytes);
+  const auto base = reinterpret_cast<std::uintptr_t>(side.buffer);
+  for (MPI_Count first = 0; first < elements; first += per_piece) {
+    const int count = static_cast<int>(std::min(per_piece, elements - first));
+    const int piece_bytes = static_cast<int>(count * element_bytes);
+    // Integer arithmetic: MPI_BOTTOM is the null address, and the type's displacements are
+    // absolute.
+    void* user = reinterpret_cast<void*>(base + static_cast<std::uintptr_t>(first * extent));
+    std::byte* packed = stage + first * element_bytes;
+    int position = 0;
+    const int rc = unpack
+                       ? PMPI_Unpack(packed, piece_bytes, &position, user, count, side.type, comm)
+                       : PMPI_Pack(user, count, side.type, packed, piece_bytes, &position, comm);
+    if (rc != MPI_SUCCESS) throw Error(unpack ? "PMPI_Unpack failed" : "PMPI_Pack failed");
+  }
+}
+
+// A staging buffer of at least `bytes`.
+std::byte* grown(std::vector<std::byte>& buffer, std::size_t bytes) {
+  if (buffer.size() < bytes) buffer.resize(bytes);
+  return buffer.data();
+}
+
+}  // namespace
+
+StagedBlocks::StagedBlocks(const Side& send, const Side& recv, int ranks, MPI_Comm comm,
+                           Staging& staging)
+    : recv_side_(recv),
+      ranks_(ranks),
+      comm_(comm),
+      staging_(&staging),
+      send_(static_cast<const std::byte*>(send.buffer)),
+      recv_(static_cast<std::byte*>(const_cast<void*>(recv.buffer))) {
+  int block_bytes = 0;
+  PMPI_Type_size(recv.type, &block_bytes);
+  const std::size_t total_bytes = static_cast<std::size_t>(block_bytes) *
+                                  static_cast<std::size_t>(recv.count) *
+                                  static_cast<std::size_t>(ranks);
+  if (needs_staging(send)) {
+    std::byte* packed = grown(staging.send, total_bytes);
+    stage_elements(send, static_cast<MPI_Count>(send.count) * ranks, packed, false, comm);
+    send_ = packed;
+  }
+  if (needs_staging(recv)) recv_ = grown(staging.recv, total_bytes);
+}
+
+void StagedBlocks::finish() const {
+  if (recv_ == recv_side_.buffer) return;
+  stage_elements(recv_side_, static_cast<MPI_Count>(recv_side_.count) * ranks_, recv_, true, comm_);
+}
+
+std::string alltoall_obstacle(const Side& send, const Side& recv, MPI_Comm comm,
+                              std::size_t* block_bytes) {
+  if (send.buffer == MPI_IN_PLACE) return "MPI_IN_PLACE";
   int inter = 0;
   PMPI_Comm_test_inter(comm, &inter);
   if (inter) return "an intercommunicator";
-  MPI_Count send_size = 0, recv_size = 0;
-  if (auto why = contiguity(sendtype, "sendtype", &send_size); !why.empty()) return why;
-  if (auto why = contiguity(recvtype, "recvtype", &recv_size); !why.empty()) return why;
-  const MPI_Count sent = send_size * sendcount, received = recv_size * recvcount;
-  if (sent != received) return "send and receive blocks differ in size";
-  if (sent <= 0) return "empty blocks";
-  *block_bytes = static_cast<std::size_t>(sent);
+  int recv_type_bytes = 0;
+  PMPI_Type_size(recv.type, &recv_type_bytes);
+  const MPI_Count bytes = static_cast<MPI_Count>(recv_type_bytes) * recv.count;
+  check_matching_sides(send, bytes, comm);
+  if (bytes <= 0) return "empty blocks";
+  *block_bytes = static_cast<std::size_t>(bytes);
   return "";
 }
 
-// The plan for this call, or nullptr when the backend refuses the layout (`why` says why).
-detail::ExchangePlan* plan_for(MPI_Comm comm, const Setup& s, CommCache& cache,
-                               std::size_t block_bytes, std::string* why) {
-  if (const auto known = cache.plans.find(block_bytes); known != cache.plans.end()) {
+detail::ExchangePlan* alltoall_plan(
+    MPI_Comm comm, const Setup& s, CommCache& cache,
+    std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>>& plans, std::size_t block_bytes,
+    const char* call, std::string* why) {
+  if (const auto known = plans.find(block_bytes); known != plans.end()) {
     return known->second.get();
   }
   if (const auto refused = cache.refusals.find(block_bytes); refused != cache.refusals.end()) {
@@ -44,7 +131,7 @@ detail::ExchangePlan* plan_for(MPI_Comm comm, const Setup& s, CommCache& cache,
     return nullptr;
   }
   const detail::Topology& topology = cache.topo(comm);
-  const std::string where = "MPI_Alltoall on " + topology.describe_layout() + ", " +
+  const std::string where = std::string(call) + " on " + topology.describe_layout() + ", " +
                             std::to_string(block_bytes) + " B blocks";
   const detail::ExchangeProblem problem{topology, block_bytes};
   try {
@@ -54,14 +141,13 @@ detail::ExchangePlan* plan_for(MPI_Comm comm, const Setup& s, CommCache& cache,
       return nullptr;
     }
     auto plan = detail::make_exchange(s.alltoall_spec, problem);
-    log_once(comm, cache, where + ": " + plan->describe());
-    return (cache.plans[block_bytes] = std::move(plan)).get();
+    const std::string& described = cache.descriptions[plan.get()] = plan->describe();
+    log_once(comm, cache, where + ": " + described);
+    return (plans[block_bytes] = std::move(plan)).get();
   } catch (const UsageError& error) {
     fail(comm, "A2AFFT_ALLTOALL=" + s.alltoall_text + ": " + error.what());
   }
 }
-
-}  // namespace
 
 int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* kind) {
@@ -73,25 +159,25 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
   if (!s.alltoall && !s.counting()) return vendor();
   const double start = PMPI_Wtime();
   CommCache& cache = cache_of(comm, s);
+  const Side send{sendbuf, sendcount, sendtype}, recv{recvbuf, recvcount, recvtype};
   std::size_t block_bytes = 0;
-  std::string why = s.alltoall ? local_obstacle(sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                                                recvtype, comm, &block_bytes)
-                               : "A2AFFT_ALLTOALL is not set";
-  if (s.alltoall) {
-    int mine = why.empty() ? 1 : 0, all = 0;
-    PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
-    if (!all && why.empty()) why = "another rank cannot route this call";
-  }
+  std::string why =
+      s.alltoall ? alltoall_obstacle(send, recv, comm, &block_bytes) : "A2AFFT_ALLTOALL is not set";
   detail::ExchangePlan* plan = nullptr;
   const std::size_t known = cache.plans.size() + cache.refusals.size();
   inside_a2afft = true;
   int rc = MPI_SUCCESS;
   try {
-    if (why.empty()) plan = plan_for(comm, s, cache, block_bytes, &why);
+    if (why.empty())
+      plan = alltoall_plan(comm, s, cache, cache.plans, block_bytes, "MPI_Alltoall", &why);
     if (plan == nullptr) {
       rc = vendor();
     } else {
-      plan->run(static_cast<const std::byte*>(sendbuf), static_cast<std::byte*>(recvbuf));
+      int ranks = 0;
+      PMPI_Comm_size(comm, &ranks);
+      const StagedBlocks blocks(send, recv, ranks, comm, cache.staging);
+      plan->run(blocks.send(), blocks.recv());
+      blocks.finish();
     }
   } catch (const std::exception& error) {
     inside_a2afft = false;
@@ -102,11 +188,11 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
     log_once(comm, cache, std::string(kind) + ": fallback to PMPI_Alltoall: " + why);
   }
   if (s.counting()) {
-    int size = 0, ranks = 1;
-    PMPI_Type_size(recvtype, &size);
+    int ranks = 1, recv_type_bytes = 0;
     PMPI_Comm_size(comm, &ranks);
-    count_call(cache, kind, static_cast<double>(size) * recvcount * ranks, PMPI_Wtime() - start,
-               plan ? plan->describe() : "", why,
+    PMPI_Type_size(recvtype, &recv_type_bytes);
+    count_call(cache, kind, static_cast<double>(recv_type_bytes) * recvcount * ranks,
+               PMPI_Wtime() - start, plan ? cache.descriptions[plan] : kNotRouted, why,
                cache.plans.size() + cache.refusals.size() != known);
   }
   return rc;

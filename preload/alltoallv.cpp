@@ -101,6 +101,7 @@ PatternPlan& make_pattern(MPI_Comm comm, const Setup& s, CommCache& cache, const
     entry.refusal = detail::variable_exchange_refusal(s.alltoallv_spec, problem);
     if (entry.refusal.empty()) {
       entry.plan = detail::make_variable_exchange(s.alltoallv_spec, problem);
+      cache.descriptions[entry.plan.get()] = entry.plan->describe();
     }
   } catch (const UsageError& error) {
     fail(comm, "A2AFFT_ALLTOALLV=" + s.alltoallv_text + ": " + error.what());
@@ -110,6 +111,7 @@ PatternPlan& make_pattern(MPI_Comm comm, const Setup& s, CommCache& cache, const
   while (cache.patterns.size() > s.pattern_cache) {
     const long evicted = cache.patterns.back().id;
     std::erase_if(cache.pattern_ids, [&](const auto& known) { return known.second == evicted; });
+    cache.descriptions.erase(cache.patterns.back().plan.get());
     cache.patterns.pop_back();
   }
   return cache.patterns.front();
@@ -174,7 +176,7 @@ detail::VariableExchangePlan* run_routed(MPI_Comm comm, const Setup& s, CommCach
     *why = entry.refusal;
     return nullptr;
   }
-  if (made) log_once(comm, cache, where + ": " + entry.plan->describe());
+  if (made) log_once(comm, cache, where + ": " + cache.descriptions[entry.plan.get()]);
   entry.plan->run(static_cast<const std::byte*>(sendbuf), static_cast<std::byte*>(recvbuf));
   return entry.plan.get();
 }
@@ -218,7 +220,7 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
   }
   if (s.counting()) {
     count_call(cache, kind, received_bytes(recvcounts, recvtype, comm), PMPI_Wtime() - start,
-               plan ? plan->describe() : "", why, cache.next_pattern_id != made);
+               plan ? cache.descriptions[plan] : kNotRouted, why, cache.next_pattern_id != made);
   }
   return rc;
 }

@@ -1,6 +1,7 @@
-// Internals of liba2afft_mpi.so, the drop-in MPI_Alltoall / MPI_Alltoallv (docs/user-guide.md,
-// "Drop-in"). The C entry points are in a2afft_mpi.cpp, the Fortran ones in fortran.cpp; both
-// reach alltoall() and alltoallv() with C handles, so every binding routes the same way.
+// Internals of liba2afft_mpi.so, the drop-in MPI_Alltoall / MPI_Alltoallv / MPI_Ialltoall
+// (docs/user-guide.md, "Drop-in"). The C entry points are in a2afft_mpi.cpp and nonblocking.cpp,
+// the Fortran ones in fortran.cpp; all reach alltoall(), alltoallv() and ialltoall() with C
+// handles, so every binding routes the same way.
 #pragma once
 
 #include <mpi.h>
@@ -65,16 +66,68 @@ struct PatternPlan {
   std::string refusal;
 };
 
+/// Contiguous copies of one call's send and receive blocks, for a rank whose datatypes have holes
+/// or whose buffers are MPI_BOTTOM (alltoall.cpp). Kept between calls: they only grow.
+struct Staging {
+  std::vector<std::byte> send, recv;
+};
+
+/// One side of an MPI_Alltoall: its buffer, count per block and datatype.
+struct Side {
+  const void* buffer;
+  int count;
+  MPI_Datatype type;
+};
+
+/// The bytes a plan runs on for one MPI_Alltoall: the caller's buffers where its datatypes are
+/// contiguous, else `staging`'s, packed at construction; finish() unpacks what was received.
+class StagedBlocks {
+ public:
+  StagedBlocks(const Side& send, const Side& recv, int ranks, MPI_Comm comm, Staging& staging);
+  const std::byte* send() const { return send_; }
+  std::byte* recv() const { return recv_; }
+  void finish() const;
+
+ private:
+  Side recv_side_;
+  int ranks_;
+  MPI_Comm comm_;
+  Staging* staging_;
+  const std::byte* send_;
+  std::byte* recv_;
+};
+
+/// Why no rank can route this MPI_Alltoall (the same answer on every rank: alltoall.cpp), or
+/// "" when every rank routes it. Aborts on an erroneous call whose send and receive blocks
+/// differ in size on this rank.
+std::string alltoall_obstacle(const Side& send, const Side& recv, MPI_Comm comm,
+                              std::size_t* block_bytes);
+
+struct CommCache;
+/// The plan of A2AFFT_ALLTOALL for `block_bytes` in `plans` (made at the first call, logged
+/// under the name of `call`), or nullptr when the backend refuses the layout (`why` says why).
+/// Collective at the first call.
+detail::ExchangePlan* alltoall_plan(
+    MPI_Comm comm, const Setup& s, CommCache& cache,
+    std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>>& plans, std::size_t block_bytes,
+    const char* call, std::string* why);
+
 /// What one communicator has cached (an attribute of it).
 struct CommCache {
   std::unique_ptr<detail::Topology> topology;  // made at the first plan (collective)
   std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>> plans;  // by block bytes
+  // MPI_Ialltoall's and MPI_Alltoall_init's plans, apart from the blocking calls' (nonblocking.cpp)
+  std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>> split_plans;
   std::map<std::size_t, std::string> refusals;           // block sizes the backend refused
   std::map<std::vector<std::size_t>, long> pattern_ids;  // this rank's pattern -> plan id
   std::list<PatternPlan> patterns;  // most recently used first, at most Setup::pattern_cache
   long next_pattern_id = 0;
   std::map<std::string, bool> logged;  // log lines already printed (each once)
-  CommRecord* record = nullptr;        // owned by the report's table (report.cpp)
+  // Each plan's describe(), made once: the report names the backend of every call.
+  std::map<const detail::DescribedPlan*, std::string> descriptions;
+  Staging staging;                               // the blocking MPI_Alltoall's (alltoall.cpp)
+  CommRecord* record = nullptr;                  // owned by the report's table (report.cpp)
+  std::map<const char*, CallStats*> kind_stats;  // `record`'s rows by the kind's literal
 
   const detail::Topology& topo(MPI_Comm comm);
 };
@@ -100,12 +153,25 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
               MPI_Datatype recvtype, MPI_Comm comm, const char* kind);
 
+/// MPI_Ialltoall and, where the MPI library has it (A2AFFT_HAVE_ALLTOALL_INIT), MPI_Alltoall_init:
+/// through the backend's split phase, or the library's call (nonblocking.cpp).
+int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
+              const char* kind);
+#if A2AFFT_HAVE_ALLTOALL_INIT
+int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                  MPI_Request* request, const char* kind);
+#endif
+
 /// The report's record for a new communicator's cache (report.cpp).
 CommRecord* new_record(MPI_Comm comm);
 /// Counts one call in `cache`'s record: `backend` when routed, else `fallback` (its reason);
 /// `planned` when the call made a plan (or found a refusal) for a pattern or block size.
 void count_call(CommCache& cache, const char* kind, double bytes, double seconds,
                 const std::string& backend, const std::string& fallback, bool planned);
+/// count_call()'s `backend` for a call that was not routed.
+inline const std::string kNotRouted;
 /// At MPI_Finalize (collective over MPI_COMM_WORLD): the report file and the summary on rank 0,
 /// when asked for. Before PMPI_Finalize, while the caches still exist.
 void finish_report();

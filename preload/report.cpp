@@ -178,7 +178,10 @@ CommRecord* new_record(MPI_Comm comm) {
 
 void count_call(CommCache& cache, const char* kind, double bytes, double seconds,
                 const std::string& backend, const std::string& fallback, bool planned) {
-  CallStats& stats = cache.record->kinds[kind];
+  // By the kind's address (a string literal): no string is made per call.
+  CallStats*& known = cache.kind_stats[kind];
+  if (known == nullptr) known = &cache.record->kinds[kind];
+  CallStats& stats = *known;
   ++stats.calls;
   stats.plans += planned ? 1 : 0;
   stats.bytes += bytes;

@@ -4,9 +4,14 @@
 # tests/CMakeLists.txt; QE's pw.x (label apps) is at the end.
 
 # The drop-in MPI_Alltoall (preload/): an MPI program built without a2afft, under LD_PRELOAD,
-# against PMPI_Alltoall byte for byte; the vector type and MPI_IN_PLACE must fall back.
+# against PMPI_Alltoall byte for byte. Only MPI_IN_PLACE may fall back: strided datatypes, also
+# on some ranks only, route through the staging copy (the report counts 32 calls routed).
 add_executable(alltoall_user preload/alltoall_user.c)
 target_link_libraries(alltoall_user PRIVATE MPI::MPI_C)
+add_executable(report_check preload/report_check.cpp)
+target_link_libraries(report_check PRIVATE nlohmann_json::nlohmann_json)
+set(preload_check ${CMAKE_SOURCE_DIR}/tests/preload/check_run.sh $<TARGET_FILE:a2afft_mpi>
+    $<TARGET_FILE:report_check> --)
 a2afft_mpiexec_command(launcher_preload 4)
 foreach(case "tra@tra\\(radix=2\\)@" "node-aware@node-aware\\(inner=pairwise\\)@A2AFFT_RANKS_PER_NODE=2"
              "onmpml@onmpml\\(leaders=1\\)@A2AFFT_RANKS_PER_NODE=2" "factor-hier@factor-hier@"
@@ -17,18 +22,17 @@ foreach(case "tra@tra\\(radix=2\\)@" "node-aware@node-aware\\(inner=pairwise\\)@
   list(GET parts 2 layout)
   string(REGEX REPLACE "[:=]" "_" name "${spec}")
   add_test(NAME preload.${name}
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/expect_output.sh $<TARGET_FILE:a2afft_mpi>
-                   ${launcher_preload} $<TARGET_FILE:alltoall_user> --
-                   "28 of 28 checks matched" "blocks: ${expected}"
-                   "fallback to PMPI_Alltoall: sendtype is not contiguous"
-                   "fallback to PMPI_Alltoall: MPI_IN_PLACE")
+           COMMAND ${preload_check} ${launcher_preload} -- $<TARGET_FILE:alltoall_user> --
+                   "36 of 36 checks matched" "blocks: ${expected}"
+                   "fallback to PMPI_Alltoall: MPI_IN_PLACE" --
+                   --kind "MPI_Alltoall (C)" --min 32 --fallback "^MPI_IN_PLACE$")
   set_tests_properties(preload.${name} PROPERTIES LABELS preload TIMEOUT 120 ENVIRONMENT
                        "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALL_LOG=1;${layout}")
 endforeach()
 # Without A2AFFT_ALLTOALL every call goes to the library untouched (and nothing is logged).
 add_test(NAME preload.unset
          COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/expect_output.sh $<TARGET_FILE:a2afft_mpi>
-                 ${launcher_preload} $<TARGET_FILE:alltoall_user> -- "28 of 28 checks matched")
+                 ${launcher_preload} $<TARGET_FILE:alltoall_user> -- "36 of 36 checks matched")
 set_tests_properties(preload.unset PROPERTIES LABELS preload TIMEOUT 120
                      ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL_LOG=1"
                      FAIL_REGULAR_EXPRESSION "a2afft:")
@@ -40,10 +44,6 @@ add_test(NAME preload.bad_spec
                  $<TARGET_FILE:alltoall_user>)
 set_tests_properties(preload.bad_spec PROPERTIES LABELS preload TIMEOUT 60
                      ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=tra:radix=9")
-add_executable(report_check preload/report_check.cpp)
-target_link_libraries(report_check PRIVATE nlohmann_json::nlohmann_json)
-set(preload_check ${CMAKE_SOURCE_DIR}/tests/preload/check_run.sh $<TARGET_FILE:a2afft_mpi>
-    $<TARGET_FILE:report_check> --)
 
 # MPI_Alltoallv against PMPI_Alltoallv byte for byte (uneven counts, empty peers, a silent
 # rank, gaps, one rank alone with a new pattern, all-empty calls) on 1 to 5 ranks; the vector
@@ -122,6 +122,51 @@ foreach(case "mpif_h@1@tra@sparse@" "use_mpi@2@tra@sparse@" "mpi_f08@3@tra@spars
   set_tests_properties(preload.fortran.${name} PROPERTIES LABELS preload TIMEOUT 180 ENVIRONMENT
                        "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=${vspec};A2AFFT_ALLTOALL_LOG=1;${layout}")
 endforeach()
+
+# MPI_Ialltoall (and MPI_Alltoall_init where the MPI library has it, MPICH here) completed
+# through every call of the MPI_Wait/Test family, mixed with point-to-point requests, two in
+# flight on one plan, a strided type on some ranks: byte for byte against PMPI_Alltoall
+# (tests/preload/ialltoall_user.c). nonblocking and mpi have a split phase and must route every
+# call; tra has none and must leave each to the library, saying why.
+add_executable(ialltoall_user preload/ialltoall_user.c)
+target_link_libraries(ialltoall_user PRIVATE MPI::MPI_C)
+foreach(case "nonblocking@4@MPI_Ialltoall on .* B blocks: nonblocking"
+             "nonblocking.np3@3@MPI_Ialltoall on .* B blocks: nonblocking"
+             "nonblocking.np2@2@MPI_Ialltoall on .* B blocks: nonblocking"
+             "mpi@2@MPI_Ialltoall on .* B blocks: mpi"
+             "tra@4@fallback to PMPI_Ialltoall: tra\\(radix=2\\) has no split phase")
+  string(REPLACE "@" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 ranks)
+  list(GET parts 2 expected)
+  string(REGEX REPLACE "\\..*" "" spec "${name}")
+  set(report --kind "MPI_Ialltoall (C)" --min 36)  # 18 calls on world and on the split
+  if(A2AFFT_HAVE_ALLTOALL_INIT)  # 1 call and 3 starts on world and on the split
+    list(APPEND report --kind "MPI_Alltoall_init (C)" --min 2 --kind "MPI_Start (MPI_Alltoall_init)" --min 6)
+  endif()
+  if(spec STREQUAL "tra")
+    set(report --kind "MPI_Ialltoall (C)" --min 0 --fallback "has no split phase")
+  endif()
+  a2afft_mpiexec_command(launcher_i ${ranks})
+  add_test(NAME preload.ialltoall.${name}
+           COMMAND ${preload_check} ${launcher_i} -- $<TARGET_FILE:ialltoall_user> --
+                   "ialltoall_user: ([0-9]+) of \\1 checks matched" "${expected}" -- ${report})
+  set_tests_properties(preload.ialltoall.${name} PROPERTIES LABELS preload TIMEOUT 120
+                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALL_LOG=1")
+endforeach()
+
+# The drop-in's cost per call against the same backend through the library (a measuring tool,
+# tests/preload/overhead.c; numbers in docs/results/preload-overhead.md): here only that it runs every
+# block size and its MPI_Alltoall calls are routed (the report: none falls back).
+add_executable(preload_overhead preload/overhead.c)
+target_link_libraries(preload_overhead PRIVATE a2afft::a2afft MPI::MPI_C)
+a2afft_mpiexec_command(launcher_overhead 2)
+add_test(NAME preload.overhead_tool
+         COMMAND ${preload_check} ${launcher_overhead} -- $<TARGET_FILE:preload_overhead> 3 --
+                 "drop-in overhead: pairwise on 2 ranks" "^ +1048576 +[0-9.]+ +[0-9.]+ +[0-9.]+ +-?[0-9.]+%$" --
+                 --kind "MPI_Alltoall (C)" --min 27)
+set_tests_properties(preload.overhead_tool PROPERTIES LABELS preload TIMEOUT 120 ENVIRONMENT
+                     "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=pairwise")
 
 # Bad input: one clear line naming the variable and what is valid, never a fallback or a hang.
 foreach(case "bad_alltoallv_spec@A2AFFT_ALLTOALLV=sparse:batch=1,width=2@A2AFFT_ALLTOALLV=sparse:batch=1,width=2: sparse has no parameter 'width'; valid: batch"

@@ -2,9 +2,9 @@
 ! mpif.h, 2: use mpi, 3: use mpi_f08). It calls MPI_ALLTOALL and MPI_ALLTOALLV on MPI_COMM_WORLD
 ! and on a split and checks every received element against what its sender put there (each
 ! value names sender, receiver, element and round), and that ierror is MPI_SUCCESS. Routed:
-! integers, doubles, uneven ALLTOALLV counts with empty peers. Falling back, still checked:
-! MPI_IN_PLACE (Fortran's own constant, not C's) and MPI_BOTTOM with a type at an absolute
-! address. Prints "N of N checks matched" and stops with status 1 on any mismatch.
+! integers, doubles, uneven ALLTOALLV counts with empty peers, and MPI_ALLTOALL from MPI_BOTTOM
+! with a type at an absolute address (staged). Falling back, still checked: MPI_IN_PLACE
+! (Fortran's own constant, not C's). Prints "N of N checks matched" and stops with status 1 on any mismatch.
 #if BINDING == 3
 #define HANDLE(kind) type(kind)
 #else

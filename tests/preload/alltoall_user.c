@@ -1,7 +1,9 @@
 /* An ordinary MPI program, built without a2afft: it calls MPI_Alltoall on MPI_COMM_WORLD and on
  * a split, with several datatypes, and compares every received byte with PMPI_Alltoall on the
  * same data. Run under LD_PRELOAD=liba2afft_mpi.so with A2AFFT_ALLTOALL=<spec>, it checks the
- * drop-in; the vector type and MPI_IN_PLACE must fall back to the library and still be right.
+ * drop-in: MPI_IN_PLACE must fall back to the library; the vector type routes through a staging
+ * copy, also where only some ranks use it (the same type signature as a contiguous type on the
+ * others), and the holes it skips must stay untouched.
  * Exit status 0 when every call matched. */
 #include <mpi.h>
 #include <stdint.h>
@@ -17,8 +19,8 @@ struct Case {
 };
 
 static unsigned char pattern(int source, int destination, size_t byte, int salt) {
-  uint64_t x = ((uint64_t)source << 40) ^ ((uint64_t)destination << 20) ^ byte ^
-               ((uint64_t)salt << 60);
+  uint64_t x =
+      ((uint64_t)source << 40) ^ ((uint64_t)destination << 20) ^ byte ^ ((uint64_t)salt << 60);
   x *= 0x9E3779B97F4A7C15ull;
   return (unsigned char)(x >> 56);
 }
@@ -52,15 +54,14 @@ static long run_case(const struct Case* c, MPI_Comm comm, int salt) {
     memcpy(got, send, recv_bytes);
     memcpy(expected, send, recv_bytes);
     MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, got, c->recv_count, c->recv_type, comm);
-    PMPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, expected, c->recv_count, c->recv_type,
-                  comm);
+    PMPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, expected, c->recv_count, c->recv_type, comm);
   } else {
     MPI_Alltoall(send, c->send_count, c->send_type, got, c->recv_count, c->recv_type, comm);
-    PMPI_Alltoall(send, c->send_count, c->send_type, expected, c->recv_count, c->recv_type,
-                  comm);
+    PMPI_Alltoall(send, c->send_count, c->send_type, expected, c->recv_count, c->recv_type, comm);
   }
   long bad = 0;
-  for (size_t i = 0; i < recv_bytes; ++i) bad += got[i] != expected[i];
+  for (size_t i = 0; i < recv_bytes; ++i)
+    bad += got[i] != expected[i];
   free(send);
   free(got);
   free(expected);
@@ -77,8 +78,14 @@ int main(int argc, char** argv) {
   MPI_Datatype seven_ints, strided;
   MPI_Type_contiguous(7, MPI_INT, &seven_ints);
   MPI_Type_commit(&seven_ints);
-  MPI_Type_vector(3, 2, 4, MPI_DOUBLE, &strided); /* holes: must fall back */
+  MPI_Type_vector(3, 2, 4, MPI_DOUBLE, &strided); /* holes: staged */
   MPI_Type_commit(&strided);
+  MPI_Datatype six_doubles;
+  MPI_Type_contiguous(6, MPI_DOUBLE, &six_doubles);
+  MPI_Type_commit(&six_doubles);
+  /* On MPI_COMM_WORLD, odd ranks use a contiguous type and even ranks a strided one of the same
+   * signature: the ranks cannot know each other's choice (on the split each half is alike). */
+  const MPI_Datatype mixed = world_rank % 2 ? six_doubles : strided;
   const struct Case cases[] = {
       {"MPI_BYTE", MPI_BYTE, MPI_BYTE, 24, 24, 0},
       {"MPI_DOUBLE", MPI_DOUBLE, MPI_DOUBLE, 5, 5, 0},
@@ -86,6 +93,8 @@ int main(int argc, char** argv) {
       {"contiguous(7, MPI_INT)", seven_ints, seven_ints, 2, 2, 0},
       {"MPI_DOUBLE to MPI_BYTE", MPI_DOUBLE, MPI_BYTE, 4, 32, 0},
       {"vector(3, 2, 4, MPI_DOUBLE)", strided, strided, 1, 1, 0},
+      {"vector on even ranks, contiguous on odd", mixed, mixed, 2, 2, 0},
+      {"contiguous to vector", six_doubles, strided, 3, 3, 0},
       {"MPI_IN_PLACE", MPI_DATATYPE_NULL, MPI_INT, 0, 6, 1},
   };
   const MPI_Comm comms[] = {MPI_COMM_WORLD, halves};
@@ -113,6 +122,7 @@ int main(int argc, char** argv) {
            checks - (int)failures, checks);
   MPI_Type_free(&seven_ints);
   MPI_Type_free(&strided);
+  MPI_Type_free(&six_doubles);
   MPI_Comm_free(&halves);
   MPI_Finalize();
   return failures == 0 ? 0 : 1;
