@@ -154,14 +154,13 @@ detail::ExchangePlan* split_plan(const Side& send, const Side& recv, MPI_Comm co
 
 // Counts the starting call in the report (seconds: inside the starting call).
 void count_start(CommCache& cache, const char* kind, const Side& recv, MPI_Comm comm, double start,
-                 detail::ExchangePlan* plan, const std::string& why, std::size_t known_plans) {
+                 detail::ExchangePlan* plan, const std::string& why, bool planned) {
   if (!setup(comm).counting()) return;
   int ranks = 1, type_bytes = 0;
   PMPI_Comm_size(comm, &ranks);
   PMPI_Type_size(recv.type, &type_bytes);
   count_call(cache, kind, static_cast<double>(type_bytes) * recv.count * ranks,
-             PMPI_Wtime() - start, plan ? cache.descriptions[plan] : kNotRouted, why,
-             cache.split_plans.size() + cache.refusals.size() != known_plans);
+             PMPI_Wtime() - start, plan ? cache.descriptions[plan] : kNotRouted, why, planned);
 }
 
 // A routed call on `plan`, kept under the application's handle `request`.
@@ -214,7 +213,8 @@ int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
     PMPI_Grequest_start(query_status, free_call, refuse_cancel, call.get(), request);
     start_call(keep_call(std::move(call), *request));
   }
-  count_start(cache, kind, recv, comm, start, plan, why, known);
+  count_start(cache, kind, recv, comm, start, plan, why,
+              cache.split_plans.size() + cache.refusals.size() != known);
   return rc;
 }
 
@@ -239,7 +239,8 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   } else {
     keep_call(new_call(plan, send, recv, comm, cache, kind, true), *request);
   }
-  count_start(cache, kind, recv, comm, start, plan, why, known);
+  count_start(cache, kind, recv, comm, start, plan, why,
+              cache.split_plans.size() + cache.refusals.size() != known);
   return rc;
 }
 #endif
@@ -252,16 +253,50 @@ int start_one(MPI_Request* request) {
   if (call == nullptr || !call->persistent) return PMPI_Start(request);
   const double start = PMPI_Wtime();
   start_call(*call);
-  if (setup(call->comm).counting()) {
-    count_call(*call->cache, "MPI_Start (MPI_Alltoall_init)", 0, PMPI_Wtime() - start,
-               call->cache->descriptions[call->plan], "", false);
-  }
+  count_start(*call->cache, "MPI_Start (C)", call->recv, call->comm, start, call->plan, "", false);
   return MPI_SUCCESS;
 }
 
 // The status to write for element `i` of `statuses` (which may be MPI_STATUSES_IGNORE).
 MPI_Status* status_at(MPI_Status statuses[], int i) {
   return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+// The application's view of a finished call of ours: a generalized request is completed and
+// freed by the library's own PMPI_Test; a persistent one stays, inactive, with an empty status
+// (the library is never asked: MPICH 4.0's PMPI_Wait blocks on a persistent collective request
+// that was never started).
+int complete_finished(const SplitCall& call, MPI_Request* request, MPI_Status* status) {
+  if (!call.persistent) {
+    int flag = 0;
+    return PMPI_Test(request, &flag, status);
+  }
+  if (status != MPI_STATUS_IGNORE) {
+    PMPI_Status_set_elements(status, MPI_BYTE, 0);
+    PMPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_ANY_SOURCE;
+    status->MPI_TAG = MPI_ANY_TAG;
+    status->MPI_ERROR = MPI_SUCCESS;
+  }
+  return MPI_SUCCESS;
+}
+
+// `requests` with our persistent ones replaced by MPI_REQUEST_NULL, for the library's calls
+// (it would see them as never started); copy_back() returns its changes to the others.
+std::vector<MPI_Request> library_view(int count, const MPI_Request requests[]) {
+  std::vector<MPI_Request> view(requests, requests + count);
+  for (MPI_Request& request : view) {
+    if (const SplitCall* call = find_call(request); call != nullptr && call->persistent) {
+      request = MPI_REQUEST_NULL;
+    }
+  }
+  return view;
+}
+void copy_back(const std::vector<MPI_Request>& view, MPI_Request requests[]) {
+  for (std::size_t i = 0; i < view.size(); ++i) {
+    const SplitCall* call = find_call(requests[i]);
+    if (call == nullptr || !call->persistent) requests[i] = view[i];
+  }
 }
 
 // One pass over `requests` with some of ours among them: ours are moved on (finished when done
@@ -283,8 +318,7 @@ int test_some_mixed(int count, MPI_Request requests[], std::vector<int>& done,
     if (!call->blocks) continue;  // an inactive persistent request of ours
     *active = true;
     if (!advance(*call, false)) continue;
-    int flag = 0;
-    PMPI_Test(&requests[i], &flag, status_at(statuses, i));
+    complete_finished(*call, &requests[i], status_at(statuses, i));
     done.push_back(i);
   }
   std::vector<int> indices(theirs.size());
@@ -354,7 +388,8 @@ int any_pass(int count, MPI_Request requests[], int* index, int* flag, MPI_Statu
       ours_active = true;
       if (advance(*call, false)) {
         *index = i;
-        return PMPI_Test(&requests[i], flag, status);
+        *flag = 1;
+        return complete_finished(*call, &requests[i], status);
       }
     }
   }
@@ -377,37 +412,47 @@ namespace a2afft::preload {
 // The MPI_Wait/Test family: ours moved on first, then the library's call, which completes
 // (generalized requests) or finds inactive (persistent ones) what ours finished.
 int wait(MPI_Request* request, MPI_Status* status) {
-  if (any_ours(1, request)) advance(*find_call(*request), true);
-  return PMPI_Wait(request, status);
+  if (!any_ours(1, request)) return PMPI_Wait(request, status);
+  SplitCall& call = *find_call(*request);
+  advance(call, true);
+  return call.persistent ? complete_finished(call, request, status) : PMPI_Wait(request, status);
 }
 
 int test(MPI_Request* request, int* flag, MPI_Status* status) {
-  if (any_ours(1, request) && !advance(*find_call(*request), false)) {
+  if (!any_ours(1, request)) return PMPI_Test(request, flag, status);
+  SplitCall& call = *find_call(*request);
+  *flag = advance(call, false) ? 1 : 0;
+  return *flag ? complete_finished(call, request, status) : MPI_SUCCESS;
+}
+
+// Waitall/Testall: ours moved on (to the end when `block`); when all of ours are done, the
+// library's call over the rest, our finished generalized requests among them.
+int all_mixed(int count, MPI_Request requests[], int* flag, MPI_Status statuses[], bool block) {
+  bool ours_done = true;
+  for (int i = 0; i < count; ++i) {
+    if (SplitCall* call = find_call(requests[i])) ours_done = advance(*call, block) && ours_done;
+  }
+  if (!ours_done) {
     *flag = 0;
     return MPI_SUCCESS;
   }
-  return PMPI_Test(request, flag, status);
+  std::vector<MPI_Request> view = library_view(count, requests);
+  const int rc = block ? PMPI_Waitall(count, view.data(), statuses)
+                       : PMPI_Testall(count, view.data(), flag, statuses);
+  if (block) *flag = 1;
+  copy_back(view, requests);
+  return rc;
 }
 
 int wait_all(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  if (any_ours(count, requests)) {
-    for (int i = 0; i < count; ++i)
-      if (SplitCall* call = find_call(requests[i])) advance(*call, true);
-  }
-  return PMPI_Waitall(count, requests, statuses);
+  if (!any_ours(count, requests)) return PMPI_Waitall(count, requests, statuses);
+  int flag = 0;
+  return all_mixed(count, requests, &flag, statuses, true);
 }
 
 int test_all(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-  if (any_ours(count, requests)) {
-    bool all_done = true;
-    for (int i = 0; i < count; ++i)
-      if (SplitCall* call = find_call(requests[i])) all_done = advance(*call, false) && all_done;
-    if (!all_done) {
-      *flag = 0;
-      return MPI_SUCCESS;
-    }
-  }
-  return PMPI_Testall(count, requests, flag, statuses);
+  if (!any_ours(count, requests)) return PMPI_Testall(count, requests, flag, statuses);
+  return all_mixed(count, requests, flag, statuses, false);
 }
 
 int wait_any(int count, MPI_Request requests[], int* index, MPI_Status* status) {
