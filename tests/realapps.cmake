@@ -3,7 +3,8 @@
 # last digit under several backends as without the preload, and the report showing every call
 # routed (tests/realapps/realapps.sh has what the checks share). At 2 ranks, and at 4
 # oversubscribed (correctness only). Debian builds pw.x and lmp for Open MPI only. Included from
-# tests/CMakeLists.txt after preload.cmake, whose report_check the checks use.
+# tests/CMakeLists.txt after preload.cmake, whose report_check, alltoall_user and launcher the
+# checks use. Also scripts/compare-app's tests, which run applications under the drop-in too.
 
 # scripts/compare-app (label cli): a small MPI program under two backends, two launches each;
 # the table shows both rows, their calls routed (30 of 42: the vector type and MPI_IN_PLACE
