@@ -1,7 +1,7 @@
 # The drop-in liba2afft_mpi.so (preload/, label preload): ordinary MPI programs, C and Fortran,
 # built without a2afft, under LD_PRELOAD; received bytes against the library's own call, the
 # log and the report (A2AFFT_REPORT) showing calls routed, not fallen back. Included from
-# tests/CMakeLists.txt; QE's pw.x (label apps) is at the end.
+# tests/CMakeLists.txt; real applications under the drop-in are in realapps.cmake.
 
 # The drop-in MPI_Alltoall (preload/): an MPI program built without a2afft, under LD_PRELOAD,
 # against PMPI_Alltoall byte for byte. Only MPI_IN_PLACE may fall back: strided datatypes, also
@@ -185,19 +185,3 @@ foreach(case "bad_alltoallv_spec@A2AFFT_ALLTOALLV=sparse:batch=1,width=2@A2AFFT_
   set_tests_properties(preload.${name} PROPERTIES LABELS preload TIMEOUT 60
                        ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALLV=neighbor")
 endforeach()
-
-# A real application (label realapps): Quantum ESPRESSO's pw.x from Debian, Fortran, an 8-atom
-# silicon SCF on 2 ranks; the same energies to the last digit under several backends, every
-# call routed (tests/preload/qe_check.sh). Debian builds pw.x for Open MPI only.
-if(_a2afft_mpiexec_version MATCHES "Open MPI|OpenRTE")
-  a2afft_mpiexec_command(launcher_qe 2)
-  add_test(NAME realapps.qe_pw_si8
-           COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/qe_check.sh $<TARGET_FILE:a2afft_mpi>
-                   $<TARGET_FILE:report_check> ${CMAKE_SOURCE_DIR}/tests/preload/qe_si8.in --
-                   ${launcher_qe})
-  set_tests_properties(realapps.qe_pw_si8 PROPERTIES LABELS realapps TIMEOUT 300 PROCESSORS 2
-                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV}")
-else()
-  message(STATUS "realapps tests not registered: Debian's pw.x is built for Open MPI, this "
-                 "build's mpiexec is ${MPIEXEC_EXECUTABLE}")
-endif()

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# usage: expect_error.sh [--status N] REGEX COMMAND...
+# usage: expect_error.sh [--prefix NAME] [--status N] REGEX COMMAND...
 # Passes when COMMAND exits non-zero (with --status: exactly N) and prints exactly one
-# "a2afft: error:" line, which matches REGEX: bad input gets one clear line, never a hang, a
-# crash or a silent success.
+# "a2afft: error:" line (with --prefix: "NAME: error:", a script's), which matches REGEX: bad
+# input gets one clear line, never a hang, a crash or a silent success.
 set -u
-expected_status=""
+expected_status="" prefix=a2afft
+if [ "$1" = "--prefix" ]; then
+  prefix=$2
+  shift 2
+fi
 if [ "$1" = "--status" ]; then
   expected_status=$2
   shift 2
@@ -13,8 +17,8 @@ regex=$1
 shift
 output=$("$@" 2>&1)
 status=$?
-errors=$(printf '%s\n' "$output" | grep -c '^a2afft: error:')
-line=$(printf '%s\n' "$output" | grep '^a2afft: error:' | head -1)
+errors=$(printf '%s\n' "$output" | grep -c "^$prefix: error:")
+line=$(printf '%s\n' "$output" | grep "^$prefix: error:" | head -1)
 printf '%s\n' "$output"
 if [ "$status" -eq 0 ]; then echo "FAILED: exit status 0, expected non-zero"; exit 1; fi
 if [ "$status" -gt 128 ]; then echo "FAILED: killed by a signal (status $status)"; exit 1; fi
@@ -22,7 +26,7 @@ if [ -n "$expected_status" ] && [ "$status" -ne "$expected_status" ]; then
   echo "FAILED: exit status $status, expected $expected_status"
   exit 1
 fi
-if [ "$errors" -ne 1 ]; then echo "FAILED: $errors 'a2afft: error:' lines, expected 1"; exit 1; fi
+if [ "$errors" -ne 1 ]; then echo "FAILED: $errors '$prefix: error:' lines, expected 1"; exit 1; fi
 if ! printf '%s\n' "$line" | grep -Eq -- "$regex"; then
   echo "FAILED: the error line does not match: $regex"
   exit 1

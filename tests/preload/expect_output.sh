@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # usage: expect_output.sh PRELOAD_LIBRARY COMMAND... -- REGEX...
 # Runs COMMAND with LD_PRELOAD=PRELOAD_LIBRARY (empty: without) and passes when it exits 0
-# and its output (stdout and stderr together) matches every REGEX.
+# and its output (stdout and stderr together) matches every REGEX. The last `--` separates
+# them: COMMAND may have its own.
 set -u
 preload=$1
 shift
-command=()
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do command+=("$1"); shift; done
-shift
+last=0
+for ((i = 1; i <= $#; ++i)); do [ "${!i}" = "--" ] && last=$i; done
+[ "$last" -gt 1 ] || { echo "usage: $0 PRELOAD_LIBRARY COMMAND... -- REGEX..."; exit 2; }
+command=("${@:1:last-1}")
+shift "$last"
 output=$(LD_PRELOAD=$preload "${command[@]}" 2>&1)
 status=$?
 printf '%s\n' "$output"
