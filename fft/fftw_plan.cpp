@@ -20,14 +20,6 @@
 
 namespace a2afft::detail::fft {
 
-Rigor parse_rigor(std::string_view text, std::string_view option) {
-  if (text == "estimate") return Rigor::estimate;
-  if (text == "measure") return Rigor::measure;
-  if (text == "patient") return Rigor::patient;
-  throw UsageError(std::string(option) + "=" + std::string(text) +
-                   " is not valid; expected estimate, measure or patient");
-}
-
 std::string_view to_string(Rigor rigor) {
   switch (rigor) {
     case Rigor::estimate:

@@ -40,9 +40,6 @@ using a2afft::Scaling;
 template <typename Real>
 void prepare_fftw();
 
-/// Throws UsageError naming the text as `option` (the caller's name for it) and listing the
-/// valid words.
-Rigor parse_rigor(std::string_view text, std::string_view option = "rigor");
 std::string_view to_string(Rigor rigor);
 unsigned fftw_flags(Rigor rigor);
 

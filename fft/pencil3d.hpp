@@ -107,7 +107,7 @@ class BasicPencil3d {
   std::size_t in_place_elements() const;
   /// Bytes of the plan's own arrays on this rank: the work array (the largest stage), the
   /// exchanges' send and receive buffers (shared by both transposes) and, for real input, one
-  /// real plane. Not counted: the exchanges' internal scratch, FFTW's plans and data().
+  /// real plane. Not counted: the exchanges' internal scratch and FFTW's plans.
   std::size_t workspace_bytes() const;
 
   /// Forward transform of `in` (input_scalars(), row-major) into `out` (output_scalars(), in
@@ -121,22 +121,6 @@ class BasicPencil3d {
   /// Backward transform of `in` (output_scalars(), in the output order) into `out`
   /// (input_scalars(), row-major); otherwise as forward().
   void backward(const void* in, void* out);
-
-  /// An array of in_place_elements() owned by the plan, allocated (zeroed) on the first call,
-  /// for callers without arrays of their own; forward() and backward() transform it in place.
-  Complex* data();
-  /// forward(data(), data()) and backward(data(), data()): the same sweeps, the same bits.
-  void forward();
-  void backward();
-  /// `out` (or data()) reordered row-major over output_box(), and the reverse: for checks,
-  /// untimed.
-  std::vector<Complex> output_in_natural_order(const Complex* out) const;
-  std::vector<Complex> output_in_natural_order() const;
-  void set_output_from_natural_order(const Complex* natural);
-  /// The whole forward output of data() in natural order on rank 0 (empty elsewhere);
-  /// collective, untimed. One field, widened to complex double so checks of either precision
-  /// compare against the same double reference.
-  std::vector<std::complex<double>> gather_output() const;
 
   /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
   /// schedule it runs (pencil_schedule(), pencil_bytes_moved()); `flops` left 0 for the caller.
@@ -175,10 +159,7 @@ class BasicPencil3d {
   void exchange_after(const Sweep& step);
   void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
                        void* out);
-  // data(), which must hold `elements` (it does once data() was called).
-  const Complex* own_array(std::size_t elements) const;
 
-  MPI_Comm comm_;  // the topology's; it outlives the plan
   Shape3 shape_;
   Shape3 physical_;  // the padded grid, shape_ without padding
   PencilGeometry geometry_;
@@ -195,7 +176,6 @@ class BasicPencil3d {
   ExchangeArray<Complex> plane_scratch_;
   ExchangeArray<Complex> send_;  // from the row exchange's allocate() (else the column's)
   ExchangeArray<Complex> recv_;
-  std::vector<Complex> data_;  // data(), allocated on first use
   std::unique_ptr<Topology> row_topology_;
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;

@@ -3,18 +3,12 @@
 #include <complex>
 #include <cstddef>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "geometry.hpp"
 
 // The 1D six-step FFT's sizes and twiddles. Pure, no MPI, unit-tested.
 namespace a2afft::detail::fft {
-
-/// Parses a 1D length: `1048576`, `2^20`, or a product such as `2^4*3^2*5`. Throws UsageError
-/// (naming `option`, the caller's name for the value) for zero, garbled or overflowing (> 2^40)
-/// lengths.
-std::size_t parse_length(std::string_view text, std::string_view option = "length");
 
 /// N = N1 * N2 with `ranks` dividing both, as the six-step FFT needs.
 struct SixStepSplit {

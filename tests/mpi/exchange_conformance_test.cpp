@@ -23,11 +23,11 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/shared_window.hpp"
+#include "pattern.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
 #include "schedule/direct.hpp"
 #include "topology/topology.hpp"
-#include "verify/pattern.hpp"
 #include "world_topology.hpp"
 
 namespace a2afft::detail {
