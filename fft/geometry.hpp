@@ -20,8 +20,11 @@ Split split_range(std::size_t n, int parts, int index);
 /// The largest part, ceil(n / parts): what uneven splits are padded to.
 std::size_t largest_split(std::size_t n, int parts);
 
-/// A local box of a row-major 3D array: where it starts in the global array and its extent.
-struct Box3 {
+/// A range of global indices of a 3D array: where a rank's part starts and its extent in each
+/// dimension, whatever order the part is stored in (the plan knows that; the public a2afft::Box3
+/// carries it). The engines' own boxes; the public Box3 is made from one where a plan hands a
+/// box to the application (src/fft_core.hpp, public_box).
+struct BoxRange {
   Shape3 offset{};
   Shape3 extent{};
   std::size_t elements() const { return extent[0] * extent[1] * extent[2]; }

@@ -144,7 +144,7 @@ Shape3 complex_padded_shape(const Pencil3dOptions& options) {
   return complex_shape(options.padded, with_real_input(options).real_input);
 }
 
-Shape3 stored(const Box3& box, bool y_major) {
+Shape3 stored(const BoxRange& box, bool y_major) {
   return y_major ? Shape3{box.extent[1], box.extent[0], box.extent[2]} : box.extent;
 }
 

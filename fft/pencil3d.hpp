@@ -92,10 +92,10 @@ class BasicPencil3d {
   bool real_data() const { return real_data_; }
   /// This rank's part of the input (and of the backward output), stored row-major. May be empty.
   /// For real input, its dimension 2 has all n2 points.
-  const Box3& input_box() const { return input_box_; }
+  const BoxRange& input_box() const { return input_box_; }
   /// This rank's part of the forward output, in global coordinates of the complex array; see
   /// output_is_y_major().
-  const Box3& output_box() const { return geometry_.output_box(); }
+  const BoxRange& output_box() const { return geometry_.output_box(); }
   /// True when the output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const { return geometry_.output_is_y_major(); }
   /// Scalars (Real for real input or data, else Complex) of the local input, and of the output
@@ -164,7 +164,7 @@ class BasicPencil3d {
   Shape3 physical_;  // the padded grid, shape_ without padding
   PencilGeometry geometry_;
   Pencil3dOptions options_;
-  Box3 input_box_;
+  BoxRange input_box_;
   bool real_data_;             // no dft or r2c axis: reals through every stage
   std::size_t scalar_bytes_;   // one value of the moved array: sizeof(Complex), or sizeof(Real)
   std::size_t element_bytes_;  // one point of every field: batch * scalar_bytes_

@@ -60,7 +60,7 @@ class BasicSixStep1d {
   std::size_t length() const { return geometry_.length(); }
   SixStepSplit split() const { return geometry_.split(); }
   /// The local part of the (natural-order) input, as a box of the 1 x 1 x N array.
-  Box3 input_box() const { return geometry_.input_box(rank_); }
+  BoxRange input_box() const { return geometry_.input_box(rank_); }
   /// Points of the local input and output alike (N/P).
   std::size_t local_length() const { return geometry_.local_length(); }
   std::size_t batch() const { return options_.batch; }

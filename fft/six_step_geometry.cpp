@@ -70,7 +70,7 @@ std::size_t SixStepGeometry::block_bytes(std::size_t element_bytes) const {
   return block_elements() * element_bytes;
 }
 
-Box3 SixStepGeometry::input_box(int rank) const {
+BoxRange SixStepGeometry::input_box(int rank) const {
   return {{0, 0, static_cast<std::size_t>(rank) * local_length()}, {1, 1, local_length()}};
 }
 

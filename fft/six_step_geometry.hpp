@@ -44,7 +44,7 @@ class SixStepGeometry {
   std::size_t block_bytes(std::size_t element_bytes = sizeof(std::complex<double>)) const;
 
   /// Rank `rank`'s part of the (natural-order) input, as a box of the 1 x 1 x N array.
-  Box3 input_box(int rank) const;
+  BoxRange input_box(int rank) const;
   /// Global index of element i of rank `rank`'s output: the input box's when natural, else
   /// element i * N2 + k2 (i < N1/P, k2 < N2) holds X[(r N1/P + i) + N1 k2].
   std::size_t output_index(int rank, std::size_t i) const;

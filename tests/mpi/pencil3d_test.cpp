@@ -51,7 +51,7 @@ std::vector<Complex> serial_fft(const Shape3& shape, Direction direction, std::u
   return data;
 }
 
-double relative_error(const Complex* local, const Box3& box, const Shape3& shape,
+double relative_error(const Complex* local, const BoxRange& box, const Shape3& shape,
                       const std::vector<Complex>& expected) {
   const std::vector<Complex> got = gather_global(local, box, shape, MPI_COMM_WORLD);
   return relative_difference(got, topology().rank() == 0 ? expected : std::vector<Complex>{},

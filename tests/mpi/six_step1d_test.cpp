@@ -95,7 +95,7 @@ TEST_P(SixStep1dBackend, matches_serial_fftw) {
       const std::unique_ptr<TestSixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
       if (!plan) continue;
       ++cases;
-      const Box3 box = plan->input_box();
+      const BoxRange box = plan->input_box();
       fill_test_signal(plan->data(), box, {1, 1, n}, 1);
       plan->forward();
       EXPECT_LT(relative_error(testing_support::gather_output(*plan, plan->data(), MPI_COMM_WORLD),
@@ -144,7 +144,7 @@ TEST_P(SixStep1dBackend, gives_the_same_bits_as_every_other_backend) {
       const std::unique_ptr<TestSixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
       if (!plan) continue;
       TestSixStep1d reference(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled});
-      const Box3 box = plan->input_box();
+      const BoxRange box = plan->input_box();
       const std::string local = testing_support::bit_difference(
           *plan, reference, box.elements(), box.elements(), [&](Complex* data) {
             fill_test_signal(data, box, {1, 1, n}, 3);

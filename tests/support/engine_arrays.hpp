@@ -20,7 +20,7 @@
 namespace a2afft::detail::testing_support {
 
 /// An engine's box (always row-major) as the tools' public one.
-inline a2afft::Box3 public_box(const fft::Box3& box) {
+inline a2afft::Box3 public_box(const fft::BoxRange& box) {
   a2afft::Box3 result;
   result.lower = box.offset;
   result.size = box.extent;
@@ -28,11 +28,11 @@ inline a2afft::Box3 public_box(const fft::Box3& box) {
 }
 
 /// The tools' test signal and gather over an engine's box.
-inline void fill_test_signal(Complex* local, const fft::Box3& box, const fft::Shape3& shape,
+inline void fill_test_signal(Complex* local, const fft::BoxRange& box, const fft::Shape3& shape,
                              std::uint64_t salt = 0) {
   a2afft::fill_test_signal(local, public_box(box), shape, salt);
 }
-inline std::vector<Complex> gather_global(const Complex* local, const fft::Box3& box,
+inline std::vector<Complex> gather_global(const Complex* local, const fft::BoxRange& box,
                                           const fft::Shape3& shape, MPI_Comm comm) {
   return a2afft::gather_global(local, public_box(box), shape, comm);
 }

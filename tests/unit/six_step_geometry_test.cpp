@@ -79,7 +79,7 @@ TEST(SixStepGeometry, inputs_and_outputs_of_all_ranks_cover_the_length_once) {
       const SixStepGeometry geometry(n, p, 0, scrambled);
       std::vector<int> inputs(n, 0), outputs(n, 0);
       for (int rank = 0; rank < p; ++rank) {
-        const Box3 box = geometry.input_box(rank);
+        const BoxRange box = geometry.input_box(rank);
         EXPECT_EQ(box.extent[2], geometry.local_length());
         for (std::size_t i = 0; i < box.extent[2]; ++i) {
           ++inputs[box.offset[2] + i];
