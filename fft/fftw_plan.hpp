@@ -12,12 +12,12 @@
 #include <string_view>
 #include <vector>
 
-#include <a2afft/fft.hpp>
 #include <a2afft/tools/fftw_api.hpp>
+#include <a2afft/transform.hpp>
 
 namespace a2afft::detail::fft {
 
-// Public (a2afft/fft.hpp); named here too so that fft::Complex etc. keep working.
+// Public (a2afft/transform.hpp); named here too so that fft::Complex etc. keep working.
 using a2afft::Complex;
 // FFTW's calls of one precision: the one table, shared with programs that call FFTW themselves.
 using a2afft::FftwApi;
