@@ -742,11 +742,15 @@ std::size_t BasicPencil3d<Real>::workspace_bytes() const {
 }
 
 template <typename Real>
+std::string BasicPencil3d<Real>::describe_exchange(PencilTranspose which) const {
+  const Transpose& step = which == PencilTranspose::row ? *row_ : *column_;
+  return step.exchange ? step.exchange->describe() : std::string("-");
+}
+
+template <typename Real>
 std::string BasicPencil3d<Real>::describe() const {
-  const auto name = [](const Transpose& step) {
-    return step.exchange ? step.exchange->describe() : std::string("-");
-  };
-  return "row=" + name(*row_) + ",column=" + name(*column_);
+  return "row=" + describe_exchange(PencilTranspose::row) +
+         ",column=" + describe_exchange(PencilTranspose::column);
 }
 
 template class BasicPencil3d<double>;

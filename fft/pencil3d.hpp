@@ -23,6 +23,9 @@
 
 namespace a2afft::detail::fft {
 
+/// The two transposes of a pencil plan: among the p1 ranks of a row, and the p0 of a column.
+enum class PencilTranspose { row, column };
+
 struct Pencil3dOptions {
   Spec row_exchange{"mpi", {}};     // for the transpose among the p1 ranks of a row
   Spec column_exchange{"mpi", {}};  // for the transpose among the p0 ranks of a column
@@ -126,8 +129,10 @@ class BasicPencil3d {
   /// schedule it runs (pencil_schedule(), pencil_bytes_moved()); `flops` left 0 for the caller.
   TransformTraffic traffic(bool backward = false) const;
 
-  /// `row=<describe>,column=<describe>` with `-` for a transpose inside one rank.
+  /// `row=<describe>,column=<describe>`: describe_exchange() of each transpose.
   std::string describe() const;
+  /// The Exchange::describe() of the row's or the column's transpose, `-` for one inside one rank.
+  std::string describe_exchange(PencilTranspose which) const;
   /// Seconds of `compute` (FFTs and scaling) and `transpose` (pack + exchange + unpack) of every
   /// call accumulate here; nullptr detaches. Attaching creates both entries, so they exist (at
   /// 0) even on a rank that holds nothing. For the split of the last call only, attach a timer
