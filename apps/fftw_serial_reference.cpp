@@ -126,17 +126,6 @@ class FftwSerial3d final : public FftCandidate {
 
 }  // namespace
 
-unsigned fftw_planner_flags(Rigor rigor) {
-  switch (rigor) {
-    case Rigor::estimate:
-      return FFTW_ESTIMATE;
-    case Rigor::patient:
-      return FFTW_PATIENT;
-    default:
-      return FFTW_MEASURE;
-  }
-}
-
 std::string fftw_serial_refusal(int ranks, const BenchmarkTransform& transform) {
   const std::string cannot = "fftw: FFTW's serial plan cannot run ";
   if (ranks != 1) {

@@ -16,9 +16,6 @@
 
 namespace a2afft::commands {
 
-/// FFTW's planner flags for a rigor: FFTW_ESTIMATE, _MEASURE or _PATIENT.
-unsigned fftw_planner_flags(Rigor rigor);
-
 /// Why FFTW's serial plan is not run on `ranks` ranks for `transform`, or "" where it is: it
 /// transforms the whole array on one rank, and takes c2c, r2c and r2r on every axis, unpadded.
 std::string fftw_serial_refusal(int ranks, const BenchmarkTransform& transform);

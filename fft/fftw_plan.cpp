@@ -32,18 +32,6 @@ std::string_view to_string(Rigor rigor) {
   return "estimate";
 }
 
-unsigned fftw_flags(Rigor rigor) {
-  switch (rigor) {
-    case Rigor::estimate:
-      return FFTW_ESTIMATE;
-    case Rigor::measure:
-      return FFTW_MEASURE;
-    case Rigor::patient:
-      return FFTW_PATIENT;
-  }
-  return FFTW_ESTIMATE;
-}
-
 double scale_factor(Scaling scaling, Direction direction, std::size_t points) {
   const auto n = static_cast<double>(points);
   switch (scaling) {
@@ -115,7 +103,7 @@ class SingleThreadedPlanning {
 };
 
 unsigned plan_flags(Rigor rigor, bool aligned) {
-  return fftw_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
+  return fftw_planner_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
 }
 
 }  // namespace

@@ -20,6 +20,7 @@ namespace a2afft::detail::fft {
 // Public (a2afft/transform.hpp); named here too so that fft::Complex etc. keep working.
 using a2afft::Complex;
 // FFTW's calls of one precision: the one table, shared with programs that call FFTW themselves.
+using a2afft::fftw_planner_flags;
 using a2afft::FftwApi;
 using a2afft::Rigor;
 using a2afft::Scaling;
@@ -44,7 +45,6 @@ template <typename Real>
 void prepare_fftw();
 
 std::string_view to_string(Rigor rigor);
-unsigned fftw_flags(Rigor rigor);
 
 /// FFTW wisdom shared by all ranks of `comm`, like FFTW plans it: rank 0 reads `path` (when it
 /// exists) and broadcasts it before planning (import_wisdom returns whether it read a file);

@@ -3,8 +3,8 @@
 // FFTW's calls of one precision, as one table: fftw_* for double, fftwf_* for float (Debian's
 // libfftw3 and libfftw3f), so that a program that calls FFTW itself (a reference transform, a
 // check) writes one code path over both. a2afft's engines plan through this same table (the
-// guru64 interface); the a2afft command's FFTW reference rows use its many-plan calls. Needs
-// <fftw3.h> (libfftw3-dev).
+// guru64 interface); the a2afft command's FFTW reference rows use its many-plan calls. Beside it,
+// FFTW's planner flag for a Rigor. Needs <fftw3.h> (libfftw3-dev).
 //
 //     template <typename Real>
 //     void transform(int n, std::complex<Real>* data) {
@@ -18,6 +18,8 @@
 //     }
 
 #include <fftw3.h>
+
+#include <a2afft/transform.hpp>
 
 namespace a2afft {
 
@@ -84,5 +86,18 @@ struct FftwApi<float> {
   static constexpr auto planner_nthreads = fftwf_planner_nthreads;      ///< threads of new plans
   static constexpr auto plan_with_nthreads = fftwf_plan_with_nthreads;  ///< sets them
 };
+
+/// FFTW's planner flag for a2afft's `rigor`: FFTW_ESTIMATE, FFTW_MEASURE or FFTW_PATIENT.
+inline unsigned fftw_planner_flags(Rigor rigor) {
+  switch (rigor) {
+    case Rigor::estimate:
+      return FFTW_ESTIMATE;
+    case Rigor::patient:
+      return FFTW_PATIENT;
+    case Rigor::measure:
+      break;
+  }
+  return FFTW_MEASURE;
+}
 
 }  // namespace a2afft
