@@ -97,7 +97,7 @@ struct Fft1dRun {
   Rigor rigor = Rigor::measure;
   Arrays arrays = Arrays::huge_pages;
   bool scrambled = false;
-  Transform transform;
+  BenchmarkTransform transform;
   Engines engines;
   std::vector<cli::ExchangeChoice> choices;
   LayoutRequest layout;

@@ -53,7 +53,7 @@ struct Fft3dRun {
   Rigor rigor = Rigor::measure;
   Arrays arrays = Arrays::huge_pages;
   bool natural = false;
-  Transform transform;
+  BenchmarkTransform transform;
   Engines engines;
   // (row spec, column spec) pairs: --row/--col-exchange make one pair, else each --exchange
   // spec serves both transposes.

@@ -14,7 +14,8 @@
 
 namespace a2afft::commands {
 
-std::array<std::size_t, 3> Transform::output_shape(const std::array<std::size_t, 3>& shape) const {
+std::array<std::size_t, 3> BenchmarkTransform::output_shape(
+    const std::array<std::size_t, 3>& shape) const {
   return {shape[0], shape[1], kind == Kind::r2c ? shape[2] / 2 + 1 : shape[2]};
 }
 
@@ -32,18 +33,19 @@ std::vector<std::size_t> sizes_of(const a2afft::Transform& transform,
 
 }  // namespace
 
-double Transform::flops(const std::array<std::size_t, 3>& shape) const {
+double BenchmarkTransform::flops(const std::array<std::size_t, 3>& shape) const {
   return fft_flops(*this, sizes_of(*this, shape));
 }
 
-std::array<std::size_t, 3> Transform::padded_shape(const std::array<std::size_t, 3>& shape) const {
+std::array<std::size_t, 3> BenchmarkTransform::padded_shape(
+    const std::array<std::size_t, 3>& shape) const {
   if (!padded()) return shape;
   const std::vector<std::size_t> padded = a2afft::padded_shape(*this, sizes_of(*this, shape));
   return padded.size() == 3 ? std::array<std::size_t, 3>{padded[0], padded[1], padded[2]}
                             : std::array<std::size_t, 3>{1, padded[0], padded[1]};
 }
 
-double Transform::round_trip_factor(const std::array<std::size_t, 3>& shape) const {
+double BenchmarkTransform::round_trip_factor(const std::array<std::size_t, 3>& shape) const {
   const std::vector<std::size_t> sizes = sizes_of(*this, padded_shape(shape));
   double factor = 1;
   for (std::size_t d = 0; d < sizes.size(); ++d)
@@ -55,7 +57,7 @@ namespace {
 
 // f(real) with `real` a value of the transform's precision: the typed bodies below, once.
 template <typename F>
-decltype(auto) with_real(const Transform& transform, F&& f) {
+decltype(auto) with_real(const BenchmarkTransform& transform, F&& f) {
   if (transform.precision == Precision::single_precision) return f(float{});
   return f(double{});
 }
@@ -95,7 +97,7 @@ Buffer candidate_array(std::size_t bytes, Arrays arrays) {
   return buffer;
 }
 
-void store_fields(const Transform& transform, const std::vector<Complex>& input,
+void store_fields(const BenchmarkTransform& transform, const std::vector<Complex>& input,
                   const InputRows& rows, void* array) {
   with_real(transform, [&](auto real) {
     using Real = decltype(real);
@@ -114,7 +116,7 @@ void store_fields(const Transform& transform, const std::vector<Complex>& input,
   });
 }
 
-RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>& input,
+RoundTrip compare_fields(const BenchmarkTransform& transform, const std::vector<Complex>& input,
                          const InputRows& rows, const void* array, double points) {
   return with_real(transform, [&](auto real) {
     using Real = decltype(real);
@@ -139,7 +141,8 @@ RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>&
   });
 }
 
-std::vector<Complex> field_zero(const Transform& transform, const void* array, std::size_t points) {
+std::vector<Complex> field_zero(const BenchmarkTransform& transform, const void* array,
+                                std::size_t points) {
   return with_real(transform, [&](auto real) {
     using Real = decltype(real);
     std::vector<Complex> values(points);

@@ -23,7 +23,7 @@ namespace a2afft::commands {
 
 /// What every candidate of one benchmark run transforms (the public descriptor), with what the
 /// benchmark derives from it.
-struct Transform : a2afft::Transform {
+struct BenchmarkTransform : a2afft::Transform {
   /// The output's shape for a logical (input) `shape`: n2/2+1 points along dimension 2 for r2c.
   std::array<std::size_t, 3> output_shape(const std::array<std::size_t, 3>& shape) const;
   /// The conventional flop count of one transform of `shape` (a 2D plan's as 1 x n0 x n1):
@@ -66,11 +66,11 @@ struct RoundTrip {
 /// (the real part for r2c) and precision.
 class FftCandidate {
  public:
-  FftCandidate(std::string engine, Transform transform)
+  FftCandidate(std::string engine, BenchmarkTransform transform)
       : engine_(std::move(engine)), transform_(transform) {}
   virtual ~FftCandidate() = default;
   const std::string& engine() const { return engine_; }
-  const Transform& transform() const { return transform_; }
+  const BenchmarkTransform& transform() const { return transform_; }
   virtual std::string describe() const = 0;
   /// This rank's part of the input, row-major.
   virtual Box3 input_box() const = 0;
@@ -95,7 +95,7 @@ class FftCandidate {
 
  private:
   std::string engine_;
-  Transform transform_;
+  BenchmarkTransform transform_;
 };
 
 /// How a candidate's array holds the input side: `row` points per row of the input box,
@@ -105,13 +105,14 @@ struct InputRows {
   std::size_t padded_row;
 };
 /// Stores `input` into `array` as `transform` does (see FftCandidate).
-void store_fields(const Transform& transform, const std::vector<Complex>& input,
+void store_fields(const BenchmarkTransform& transform, const std::vector<Complex>& input,
                   const InputRows& rows, void* array);
 /// The round trip of `array` against what store_fields stored.
-RoundTrip compare_fields(const Transform& transform, const std::vector<Complex>& input,
+RoundTrip compare_fields(const BenchmarkTransform& transform, const std::vector<Complex>& input,
                          const InputRows& rows, const void* array, double points);
 /// Field 0 of `points` complex outputs of `array`, as complex doubles.
-std::vector<Complex> field_zero(const Transform& transform, const void* array, std::size_t points);
+std::vector<Complex> field_zero(const BenchmarkTransform& transform, const void* array,
+                                std::size_t points);
 
 /// The bytes a plan's exchanges send to other ranks in forward and backward together.
 inline std::size_t both_ways(const DistributedFft& fft) {

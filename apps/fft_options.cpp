@@ -155,10 +155,11 @@ std::array<std::size_t, 3> parse_shape_2d(const std::string& text) {
   }
 }
 
-Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch,
-                          const std::string& transforms, const std::vector<std::size_t>& sizes,
-                          const std::string& padding) {
-  Transform transform;
+BenchmarkTransform parse_transform(const std::string& kind, const std::string& precision,
+                                   std::size_t batch, const std::string& transforms,
+                                   const std::vector<std::size_t>& sizes,
+                                   const std::string& padding) {
+  BenchmarkTransform transform;
   if (kind == "r2c") {
     transform.kind = Kind::r2c;
   } else if (kind != "c2c") {

@@ -66,10 +66,10 @@ void add_padding_option(CLI::App& command, std::string& padding);
 /// The transform of --kind, --precision, --batch, --transforms (empty: the kind's defaults) and
 /// --padding (empty: none) on an array of `sizes` (the axes --transforms and --padding name);
 /// UsageError names the option.
-Transform parse_transform(const std::string& kind, const std::string& precision, std::size_t batch,
-                          const std::string& transforms = "",
-                          const std::vector<std::size_t>& sizes = {},
-                          const std::string& padding = "");
+BenchmarkTransform parse_transform(const std::string& kind, const std::string& precision,
+                                   std::size_t batch, const std::string& transforms = "",
+                                   const std::vector<std::size_t>& sizes = {},
+                                   const std::string& padding = "");
 /// --padding's factors for an array of `axes` axes: one factor for every axis, or one per axis;
 /// each a number >= 1 (`axes` 0: the numbers only). UsageError names the option.
 std::vector<double> parse_padding(const std::string& text, std::size_t axes);

@@ -47,7 +47,7 @@ void initialize() {
 
 // Why FFTW-MPI cannot compute `transform`, or "": its r2r plans take a cosine or sine kind on
 // every axis, and its DFTs none; it has no padded transforms.
-std::string axes_refusal(const Transform& transform) {
+std::string axes_refusal(const BenchmarkTransform& transform) {
   if (transform.padded()) {
     return "fftw-mpi: FFTW-MPI cannot run " + transform.to_string() +
            ": it has no padded (dealiased) transforms";
@@ -78,7 +78,7 @@ class FftwMpi3d final : public FftCandidate {
   using C = typename Api::FftwComplex;
 
   FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
-            bool transposed_output, const Transform& transform, bool two_d, Arrays arrays)
+            bool transposed_output, const BenchmarkTransform& transform, bool two_d, Arrays arrays)
       : FftCandidate("fftw-mpi", transform),
         comm_(comm),
         shape_(shape),
@@ -220,7 +220,8 @@ class FftwMpi1d final : public FftCandidate {
   using Api = FftwMpiApi<Real>;
   using C = typename Api::FftwComplex;
 
-  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const Transform& transform, Arrays arrays)
+  FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const BenchmarkTransform& transform,
+            Arrays arrays)
       : FftCandidate("fftw-mpi", transform), comm_(comm), n_(n) {
     initialize<Real>();
     const auto length = static_cast<ptrdiff_t>(n);
@@ -315,8 +316,9 @@ CandidateMaker fftw_mpi_maker(bool beside_a2afft, MakeCandidate make) {
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,
-                                               bool transposed_output, const Transform& transform,
-                                               bool two_d, Arrays arrays) {
+                                               bool transposed_output,
+                                               const BenchmarkTransform& transform, bool two_d,
+                                               Arrays arrays) {
   if (transform.precision == Precision::single_precision) {
     return std::make_unique<FftwMpi3d<float>>(comm, shape, rigor, transposed_output, transform,
                                               two_d, arrays);
@@ -326,7 +328,7 @@ std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
 }
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_1d(MPI_Comm comm, std::size_t n, Rigor rigor,
-                                               const Transform& transform, Arrays arrays) {
+                                               const BenchmarkTransform& transform, Arrays arrays) {
   if (transform.precision == Precision::single_precision) {
     return std::make_unique<FftwMpi1d<float>>(comm, n, rigor, transform, arrays);
   }

@@ -17,8 +17,8 @@ class FftwSerial3d final : public FftCandidate {
   using Api = FftwApi<Real>;
   using C = typename Api::FftwComplex;
 
-  FftwSerial3d(const std::array<std::size_t, 3>& shape, Rigor rigor, const Transform& transform,
-               bool two_d, Arrays arrays)
+  FftwSerial3d(const std::array<std::size_t, 3>& shape, Rigor rigor,
+               const BenchmarkTransform& transform, bool two_d, Arrays arrays)
       : FftCandidate("fftw", transform), shape_(shape), two_d_(two_d) {
     const std::array<std::size_t, 3> complex = transform.output_shape(shape);
     const bool r2c = transform.kind == Kind::r2c;
@@ -81,20 +81,22 @@ class FftwSerial3d final : public FftCandidate {
         forward_kinds.push_back(static_cast<fftw_r2r_kind>(fftw_r2r_kind_of(axis, false)));
         backward_kinds.push_back(static_cast<fftw_r2r_kind>(fftw_r2r_kind_of(axis, true)));
       }
-      forward_ = Api::plan_r2r(rank, n.data() + skip, howmany, real, nullptr, howmany, 1, real,
-                               nullptr, howmany, 1, forward_kinds.data(), flags);
-      backward_ = Api::plan_r2r(rank, n.data() + skip, howmany, real, nullptr, howmany, 1, real,
-                                nullptr, howmany, 1, backward_kinds.data(), flags);
+      forward_ = Api::plan_many_r2r(rank, n.data() + skip, howmany, real, nullptr, howmany, 1, real,
+                                    nullptr, howmany, 1, forward_kinds.data(), flags);
+      backward_ = Api::plan_many_r2r(rank, n.data() + skip, howmany, real, nullptr, howmany, 1,
+                                     real, nullptr, howmany, 1, backward_kinds.data(), flags);
     } else if (transform().kind == Kind::r2c) {
-      forward_ = Api::plan_r2c(rank, n.data() + skip, howmany, real, real_rows.data() + skip,
-                               howmany, 1, data_, complex_rows.data() + skip, howmany, 1, flags);
-      backward_ = Api::plan_c2r(rank, n.data() + skip, howmany, data_, complex_rows.data() + skip,
-                                howmany, 1, real, real_rows.data() + skip, howmany, 1, flags);
+      forward_ =
+          Api::plan_many_r2c(rank, n.data() + skip, howmany, real, real_rows.data() + skip, howmany,
+                             1, data_, complex_rows.data() + skip, howmany, 1, flags);
+      backward_ =
+          Api::plan_many_c2r(rank, n.data() + skip, howmany, data_, complex_rows.data() + skip,
+                             howmany, 1, real, real_rows.data() + skip, howmany, 1, flags);
     } else {
-      forward_ = Api::plan_dft(rank, n.data() + skip, howmany, data_, nullptr, howmany, 1, data_,
-                               nullptr, howmany, 1, FFTW_FORWARD, flags);
-      backward_ = Api::plan_dft(rank, n.data() + skip, howmany, data_, nullptr, howmany, 1, data_,
-                                nullptr, howmany, 1, FFTW_BACKWARD, flags);
+      forward_ = Api::plan_many_dft(rank, n.data() + skip, howmany, data_, nullptr, howmany, 1,
+                                    data_, nullptr, howmany, 1, FFTW_FORWARD, flags);
+      backward_ = Api::plan_many_dft(rank, n.data() + skip, howmany, data_, nullptr, howmany, 1,
+                                     data_, nullptr, howmany, 1, FFTW_BACKWARD, flags);
     }
   }
 
@@ -124,18 +126,7 @@ class FftwSerial3d final : public FftCandidate {
 
 }  // namespace
 
-unsigned fftw_planner_flags(Rigor rigor) {
-  switch (rigor) {
-    case Rigor::estimate:
-      return FFTW_ESTIMATE;
-    case Rigor::patient:
-      return FFTW_PATIENT;
-    default:
-      return FFTW_MEASURE;
-  }
-}
-
-std::string fftw_serial_refusal(int ranks, const Transform& transform) {
+std::string fftw_serial_refusal(int ranks, const BenchmarkTransform& transform) {
   const std::string cannot = "fftw: FFTW's serial plan cannot run ";
   if (ranks != 1) {
     return cannot + "on " + std::to_string(ranks) + " ranks; it transforms the whole array on one";
@@ -152,7 +143,7 @@ std::string fftw_serial_refusal(int ranks, const Transform& transform) {
 
 std::unique_ptr<FftCandidate> make_fftw_serial_3d(MPI_Comm comm,
                                                   const std::array<std::size_t, 3>& shape,
-                                                  Rigor rigor, const Transform& transform,
+                                                  Rigor rigor, const BenchmarkTransform& transform,
                                                   bool two_d, Arrays arrays) {
   int ranks = 0;
   MPI_Comm_size(comm, &ranks);

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include <a2afft/fft.hpp>
+#include <a2afft/transform.hpp>
 
 namespace a2afft::detail::fft {
 

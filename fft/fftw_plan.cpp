@@ -20,14 +20,6 @@
 
 namespace a2afft::detail::fft {
 
-Rigor parse_rigor(std::string_view text, std::string_view option) {
-  if (text == "estimate") return Rigor::estimate;
-  if (text == "measure") return Rigor::measure;
-  if (text == "patient") return Rigor::patient;
-  throw UsageError(std::string(option) + "=" + std::string(text) +
-                   " is not valid; expected estimate, measure or patient");
-}
-
 std::string_view to_string(Rigor rigor) {
   switch (rigor) {
     case Rigor::estimate:
@@ -38,18 +30,6 @@ std::string_view to_string(Rigor rigor) {
       return "patient";
   }
   return "estimate";
-}
-
-unsigned fftw_flags(Rigor rigor) {
-  switch (rigor) {
-    case Rigor::estimate:
-      return FFTW_ESTIMATE;
-    case Rigor::measure:
-      return FFTW_MEASURE;
-    case Rigor::patient:
-      return FFTW_PATIENT;
-  }
-  return FFTW_ESTIMATE;
 }
 
 double scale_factor(Scaling scaling, Direction direction, std::size_t points) {
@@ -123,7 +103,7 @@ class SingleThreadedPlanning {
 };
 
 unsigned plan_flags(Rigor rigor, bool aligned) {
-  return fftw_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
+  return fftw_planner_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
 }
 
 }  // namespace

@@ -12,12 +12,16 @@
 #include <string_view>
 #include <vector>
 
-#include <a2afft/fft.hpp>
+#include <a2afft/tools/fftw_api.hpp>
+#include <a2afft/transform.hpp>
 
 namespace a2afft::detail::fft {
 
-// Public (a2afft/fft.hpp); named here too so that fft::Complex etc. keep working.
+// Public (a2afft/transform.hpp); named here too so that fft::Complex etc. keep working.
 using a2afft::Complex;
+// FFTW's calls of one precision: the one table, shared with programs that call FFTW themselves.
+using a2afft::fftw_planner_flags;
+using a2afft::FftwApi;
 using a2afft::Rigor;
 using a2afft::Scaling;
 
@@ -40,11 +44,7 @@ using a2afft::Scaling;
 template <typename Real>
 void prepare_fftw();
 
-/// Throws UsageError naming the text as `option` (the caller's name for it) and listing the
-/// valid words.
-Rigor parse_rigor(std::string_view text, std::string_view option = "rigor");
 std::string_view to_string(Rigor rigor);
-unsigned fftw_flags(Rigor rigor);
 
 /// FFTW wisdom shared by all ranks of `comm`, like FFTW plans it: rank 0 reads `path` (when it
 /// exists) and broadcasts it before planning (import_wisdom returns whether it read a file);
@@ -83,59 +83,6 @@ struct Stride {
   std::ptrdiff_t stride;
   std::ptrdiff_t output_stride = kSameAsInput;
   std::ptrdiff_t out() const { return output_stride == kSameAsInput ? stride : output_stride; }
-};
-
-/// FFTW's calls for one precision, so that every plan below is one code path over both:
-/// fftw_* for double, fftwf_* for float (Debian's libfftw3 and libfftw3f).
-template <typename Real>
-struct FftwApi;
-
-template <>
-struct FftwApi<double> {
-  using Plan = fftw_plan;
-  using FftwComplex = fftw_complex;
-  static constexpr auto plan_dft = fftw_plan_guru64_dft;
-  static constexpr auto plan_r2c = fftw_plan_guru64_dft_r2c;
-  static constexpr auto plan_c2r = fftw_plan_guru64_dft_c2r;
-  static constexpr auto plan_r2r = fftw_plan_guru64_r2r;
-  static constexpr auto execute_dft = fftw_execute_dft;
-  static constexpr auto execute_r2c = fftw_execute_dft_r2c;
-  static constexpr auto execute_c2r = fftw_execute_dft_c2r;
-  static constexpr auto execute_r2r = fftw_execute_r2r;
-  static constexpr auto destroy = fftw_destroy_plan;
-  static constexpr auto export_wisdom = fftw_export_wisdom_to_string;
-  static constexpr auto import_wisdom = fftw_import_wisdom_from_string;
-  static constexpr auto export_wisdom_file = fftw_export_wisdom_to_filename;
-  static constexpr auto import_wisdom_file = fftw_import_wisdom_from_filename;
-  static constexpr auto free = fftw_free;
-  static constexpr auto init_threads = fftw_init_threads;
-  static constexpr auto make_planner_thread_safe = fftw_make_planner_thread_safe;
-  static constexpr auto planner_nthreads = fftw_planner_nthreads;
-  static constexpr auto plan_with_nthreads = fftw_plan_with_nthreads;
-};
-
-template <>
-struct FftwApi<float> {
-  using Plan = fftwf_plan;
-  using FftwComplex = fftwf_complex;
-  static constexpr auto plan_dft = fftwf_plan_guru64_dft;
-  static constexpr auto plan_r2c = fftwf_plan_guru64_dft_r2c;
-  static constexpr auto plan_c2r = fftwf_plan_guru64_dft_c2r;
-  static constexpr auto plan_r2r = fftwf_plan_guru64_r2r;
-  static constexpr auto execute_dft = fftwf_execute_dft;
-  static constexpr auto execute_r2c = fftwf_execute_dft_r2c;
-  static constexpr auto execute_c2r = fftwf_execute_dft_c2r;
-  static constexpr auto execute_r2r = fftwf_execute_r2r;
-  static constexpr auto destroy = fftwf_destroy_plan;
-  static constexpr auto export_wisdom = fftwf_export_wisdom_to_string;
-  static constexpr auto import_wisdom = fftwf_import_wisdom_from_string;
-  static constexpr auto export_wisdom_file = fftwf_export_wisdom_to_filename;
-  static constexpr auto import_wisdom_file = fftwf_import_wisdom_from_filename;
-  static constexpr auto free = fftwf_free;
-  static constexpr auto init_threads = fftwf_init_threads;
-  static constexpr auto make_planner_thread_safe = fftwf_make_planner_thread_safe;
-  static constexpr auto planner_nthreads = fftwf_planner_nthreads;
-  static constexpr auto plan_with_nthreads = fftwf_plan_with_nthreads;
 };
 
 /// Which transform a plan computes: complex to complex, real to complex (the last transform

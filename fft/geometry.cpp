@@ -1,13 +1,9 @@
 #include "geometry.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstring>
-#include <limits>
-#include <optional>
 
 #include "copy_bytes.hpp"
-#include "error.hpp"
 
 namespace a2afft::detail::fft {
 
@@ -68,64 +64,6 @@ ProcGrid near_square_grid(int ranks) {
     if (ranks % candidate == 0) columns = candidate;
   }
   return {ranks / columns, columns};
-}
-
-namespace {
-
-std::optional<std::size_t> parse_positive(std::string_view text) {
-  std::size_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value == 0) return std::nullopt;
-  return value;
-}
-
-}  // namespace
-
-ProcGrid parse_grid(std::string_view text, int ranks, std::string_view option) {
-  const auto x = text.find('x');
-  const auto rows = x == std::string_view::npos ? std::nullopt : parse_positive(text.substr(0, x));
-  const auto columns =
-      x == std::string_view::npos ? std::nullopt : parse_positive(text.substr(x + 1));
-  if (!rows || !columns || *rows > static_cast<std::size_t>(ranks) ||
-      *columns > static_cast<std::size_t>(ranks)) {
-    throw UsageError(std::string(option) + "=" + std::string(text) +
-                     " is not valid; expected p0xp1 with p0 * p1 = " + std::to_string(ranks) +
-                     ", e.g. " + near_square_grid(ranks).to_string());
-  }
-  if (*rows * *columns != static_cast<std::size_t>(ranks)) {
-    throw UsageError(std::string(option) + "=" + std::string(text) + " has " +
-                     std::to_string(*rows * *columns) + " ranks but the job has " +
-                     std::to_string(ranks) + "; expected p0xp1 with p0 * p1 = " +
-                     std::to_string(ranks) + ", e.g. " + near_square_grid(ranks).to_string());
-  }
-  return {static_cast<int>(*rows), static_cast<int>(*columns)};
-}
-
-Shape3 parse_shape(std::string_view text, std::string_view option) {
-  Shape3 shape{};
-  std::string_view rest = text;
-  int dims = 0;
-  while (dims < 3) {
-    const auto x = rest.find('x');
-    const auto value = parse_positive(rest.substr(0, x));
-    if (!value || *value > (std::size_t{1} << 31)) {
-      throw UsageError(std::string(option) + "=" + std::string(text) +
-                       " is not valid; expected n (a cube) or n0xn1xn2, each from 1 to 2^31");
-    }
-    shape[static_cast<std::size_t>(dims++)] = *value;
-    if (x == std::string_view::npos) break;
-    rest.remove_prefix(x + 1);
-    if (dims == 3) {
-      throw UsageError(std::string(option) + "=" + std::string(text) +
-                       " is not valid; expected n (a cube) or n0xn1xn2, each from 1 to 2^31");
-    }
-  }
-  if (dims == 1) return {shape[0], shape[0], shape[0]};
-  if (dims != 3) {
-    throw UsageError(std::string(option) + "=" + std::string(text) +
-                     " is not valid; expected n (a cube) or n0xn1xn2, each from 1 to 2^31");
-  }
-  return shape;
 }
 
 std::string shape_to_string(const Shape3& shape) {

@@ -3,7 +3,6 @@
 #include <array>
 #include <cstddef>
 #include <string>
-#include <string_view>
 
 // Boxes, splits and process grids of the distributed FFTs. Pure, no MPI, unit-tested.
 namespace a2afft::detail::fft {
@@ -21,8 +20,11 @@ Split split_range(std::size_t n, int parts, int index);
 /// The largest part, ceil(n / parts): what uneven splits are padded to.
 std::size_t largest_split(std::size_t n, int parts);
 
-/// A local box of a row-major 3D array: where it starts in the global array and its extent.
-struct Box3 {
+/// A range of global indices of a 3D array: where a rank's part starts and its extent in each
+/// dimension, whatever order the part is stored in (the plan knows that; the public a2afft::Box3
+/// carries it). The engines' own boxes; the public Box3 is made from one where a plan hands a
+/// box to the application (src/fft_core.hpp, public_box).
+struct BoxRange {
   Shape3 offset{};
   Shape3 extent{};
   std::size_t elements() const { return extent[0] * extent[1] * extent[2]; }
@@ -54,12 +56,6 @@ struct ProcGrid {
 /// The grid with p1 the largest divisor of P not above sqrt(P), so p0 >= p1: 2x1, 2x2, 3x2,
 /// 4x2, 3x3... (on 2 ranks: slabs along x, whose first FFTs are contiguous 2D planes).
 ProcGrid near_square_grid(int ranks);
-/// Parses `2x3`; throws UsageError unless both are whole numbers >= 1 that multiply to `ranks`.
-/// Errors name the text as `option`, the caller's name for it (a command passes its flag).
-ProcGrid parse_grid(std::string_view text, int ranks, std::string_view option = "grid");
-/// Parses `128` (a cube) or `64x96x80`; throws UsageError for zero, garbled or overflowing sizes,
-/// naming the text as `option`.
-Shape3 parse_shape(std::string_view text, std::string_view option = "shape");
 std::string shape_to_string(const Shape3& shape);
 
 }  // namespace a2afft::detail::fft

@@ -6,7 +6,6 @@
 
 #include "copy_bytes.hpp"
 #include "error.hpp"
-#include "gather.hpp"
 #include "mpi/comm.hpp"
 #include "registry.hpp"
 
@@ -145,7 +144,7 @@ Shape3 complex_padded_shape(const Pencil3dOptions& options) {
   return complex_shape(options.padded, with_real_input(options).real_input);
 }
 
-Shape3 stored(const Box3& box, bool y_major) {
+Shape3 stored(const BoxRange& box, bool y_major) {
   return y_major ? Shape3{box.extent[1], box.extent[0], box.extent[2]} : box.extent;
 }
 
@@ -154,8 +153,7 @@ Shape3 stored(const Box3& box, bool y_major) {
 template <typename Real>
 BasicPencil3d<Real>::BasicPencil3d(const Topology& topology, const Shape3& shape,
                                    const ProcGrid& grid, const Pencil3dOptions& options)
-    : comm_(topology.comm()),
-      shape_(shape),
+    : shape_(shape),
       physical_(options.padded == Shape3{} ? shape : options.padded),
       geometry_(complex_shape(shape, with_real_input(options).real_input),
                 grid_of_job(grid, topology.size()), topology.rank(),
@@ -730,24 +728,6 @@ void BasicPencil3d<Real>::backward(const void* in, void* out) {
 }
 
 template <typename Real>
-auto BasicPencil3d<Real>::data() -> Complex* {
-  if (data_.size() < in_place_elements()) data_.resize(in_place_elements());
-  return data_.data();
-}
-
-template <typename Real>
-void BasicPencil3d<Real>::forward() {
-  Complex* array = data();
-  forward(array, array);
-}
-
-template <typename Real>
-void BasicPencil3d<Real>::backward() {
-  Complex* array = data();
-  backward(array, array);
-}
-
-template <typename Real>
 std::size_t BasicPencil3d<Real>::in_place_elements() const {
   const std::size_t input_bytes =
       input_scalars() * (options_.real_input ? sizeof(Real) : scalar_bytes_);
@@ -762,63 +742,15 @@ std::size_t BasicPencil3d<Real>::workspace_bytes() const {
 }
 
 template <typename Real>
-auto BasicPencil3d<Real>::own_array(std::size_t elements) const -> const Complex* {
-  if (data_.size() < elements) {
-    throw std::logic_error("Pencil3d: data() was never called, so it holds no output");
-  }
-  return data_.data();
-}
-
-template <typename Real>
-auto BasicPencil3d<Real>::output_in_natural_order() const -> std::vector<Complex> {
-  return output_in_natural_order(own_array(output_scalars()));
-}
-
-template <typename Real>
-auto BasicPencil3d<Real>::output_in_natural_order(const Complex* out) const
-    -> std::vector<Complex> {
-  const Box3& box = output_box();
-  std::vector<Complex> natural(output_scalars());
-  const auto* from = reinterpret_cast<const std::byte*>(out);
-  auto* to = reinterpret_cast<std::byte*>(natural.data());
-  if (output_is_y_major()) {
-    const Shape3 stored{box.extent[1], box.extent[0], box.extent[2]};
-    copy_box_swapping_leading(from, stored, {}, to, box.extent, {}, stored, element_bytes_);
-  } else {
-    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, element_bytes_);
-  }
-  return natural;
-}
-
-template <typename Real>
-void BasicPencil3d<Real>::set_output_from_natural_order(const Complex* natural) {
-  const Box3& box = output_box();
-  const auto* from = reinterpret_cast<const std::byte*>(natural);
-  auto* to = reinterpret_cast<std::byte*>(data());
-  if (output_is_y_major()) {
-    const Shape3 stored{box.extent[1], box.extent[0], box.extent[2]};
-    copy_box_swapping_leading(from, box.extent, {}, to, stored, {}, box.extent, element_bytes_);
-  } else {
-    copy_box(from, box.extent, {}, to, box.extent, {}, box.extent, element_bytes_);
-  }
-}
-
-template <typename Real>
-std::vector<std::complex<double>> BasicPencil3d<Real>::gather_output() const {
-  if (options_.batch != 1 || real_data_) {
-    throw std::logic_error("Pencil3d::gather_output of a batch or of real data");
-  }
-  const std::vector<Complex> natural = output_in_natural_order();
-  const std::vector<std::complex<double>> widened(natural.begin(), natural.end());
-  return gather_global(widened.data(), output_box(), geometry_.shape(), comm_);
+std::string BasicPencil3d<Real>::describe_exchange(PencilTranspose which) const {
+  const Transpose& step = which == PencilTranspose::row ? *row_ : *column_;
+  return step.exchange ? step.exchange->describe() : std::string("-");
 }
 
 template <typename Real>
 std::string BasicPencil3d<Real>::describe() const {
-  const auto name = [](const Transpose& step) {
-    return step.exchange ? step.exchange->describe() : std::string("-");
-  };
-  return "row=" + name(*row_) + ",column=" + name(*column_);
+  return "row=" + describe_exchange(PencilTranspose::row) +
+         ",column=" + describe_exchange(PencilTranspose::column);
 }
 
 template class BasicPencil3d<double>;

@@ -23,6 +23,9 @@
 
 namespace a2afft::detail::fft {
 
+/// The two transposes of a pencil plan: among the p1 ranks of a row, and the p0 of a column.
+enum class PencilTranspose { row, column };
+
 struct Pencil3dOptions {
   Spec row_exchange{"mpi", {}};     // for the transpose among the p1 ranks of a row
   Spec column_exchange{"mpi", {}};  // for the transpose among the p0 ranks of a column
@@ -92,10 +95,10 @@ class BasicPencil3d {
   bool real_data() const { return real_data_; }
   /// This rank's part of the input (and of the backward output), stored row-major. May be empty.
   /// For real input, its dimension 2 has all n2 points.
-  const Box3& input_box() const { return input_box_; }
+  const BoxRange& input_box() const { return input_box_; }
   /// This rank's part of the forward output, in global coordinates of the complex array; see
   /// output_is_y_major().
-  const Box3& output_box() const { return geometry_.output_box(); }
+  const BoxRange& output_box() const { return geometry_.output_box(); }
   /// True when the output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const { return geometry_.output_is_y_major(); }
   /// Scalars (Real for real input or data, else Complex) of the local input, and of the output
@@ -107,7 +110,7 @@ class BasicPencil3d {
   std::size_t in_place_elements() const;
   /// Bytes of the plan's own arrays on this rank: the work array (the largest stage), the
   /// exchanges' send and receive buffers (shared by both transposes) and, for real input, one
-  /// real plane. Not counted: the exchanges' internal scratch, FFTW's plans and data().
+  /// real plane. Not counted: the exchanges' internal scratch and FFTW's plans.
   std::size_t workspace_bytes() const;
 
   /// Forward transform of `in` (input_scalars(), row-major) into `out` (output_scalars(), in
@@ -122,28 +125,14 @@ class BasicPencil3d {
   /// (input_scalars(), row-major); otherwise as forward().
   void backward(const void* in, void* out);
 
-  /// An array of in_place_elements() owned by the plan, allocated (zeroed) on the first call,
-  /// for callers without arrays of their own; forward() and backward() transform it in place.
-  Complex* data();
-  /// forward(data(), data()) and backward(data(), data()): the same sweeps, the same bits.
-  void forward();
-  void backward();
-  /// `out` (or data()) reordered row-major over output_box(), and the reverse: for checks,
-  /// untimed.
-  std::vector<Complex> output_in_natural_order(const Complex* out) const;
-  std::vector<Complex> output_in_natural_order() const;
-  void set_output_from_natural_order(const Complex* natural);
-  /// The whole forward output of data() in natural order on rank 0 (empty elsewhere);
-  /// collective, untimed. One field, widened to complex double so checks of either precision
-  /// compare against the same double reference.
-  std::vector<std::complex<double>> gather_output() const;
-
   /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
   /// schedule it runs (pencil_schedule(), pencil_bytes_moved()); `flops` left 0 for the caller.
   TransformTraffic traffic(bool backward = false) const;
 
-  /// `row=<describe>,column=<describe>` with `-` for a transpose inside one rank.
+  /// `row=<describe>,column=<describe>`: describe_exchange() of each transpose.
   std::string describe() const;
+  /// The Exchange::describe() of the row's or the column's transpose, `-` for one inside one rank.
+  std::string describe_exchange(PencilTranspose which) const;
   /// Seconds of `compute` (FFTs and scaling) and `transpose` (pack + exchange + unpack) of every
   /// call accumulate here; nullptr detaches. Attaching creates both entries, so they exist (at
   /// 0) even on a rank that holds nothing. For the split of the last call only, attach a timer
@@ -175,15 +164,12 @@ class BasicPencil3d {
   void exchange_after(const Sweep& step);
   void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
                        void* out);
-  // data(), which must hold `elements` (it does once data() was called).
-  const Complex* own_array(std::size_t elements) const;
 
-  MPI_Comm comm_;  // the topology's; it outlives the plan
   Shape3 shape_;
   Shape3 physical_;  // the padded grid, shape_ without padding
   PencilGeometry geometry_;
   Pencil3dOptions options_;
-  Box3 input_box_;
+  BoxRange input_box_;
   bool real_data_;             // no dft or r2c axis: reals through every stage
   std::size_t scalar_bytes_;   // one value of the moved array: sizeof(Complex), or sizeof(Real)
   std::size_t element_bytes_;  // one point of every field: batch * scalar_bytes_
@@ -195,7 +181,6 @@ class BasicPencil3d {
   ExchangeArray<Complex> plane_scratch_;
   ExchangeArray<Complex> send_;  // from the row exchange's allocate() (else the column's)
   ExchangeArray<Complex> recv_;
-  std::vector<Complex> data_;  // data(), allocated on first use
   std::unique_ptr<Topology> row_topology_;
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;

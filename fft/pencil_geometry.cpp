@@ -47,14 +47,14 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
   const Split y_part = split_range(m1, grid.columns, column());
   const Split z_part = split_range(n2, grid.columns, column());
   const Split y_late = split_range(n1, grid.rows, row());
-  const Box3 box0{{x_part.offset, y_part.offset, 0}, {x_part.count, y_part.count, m2}};
-  const Box3 box1{{x_part.offset, 0, z_part.offset}, {x_part.count, m1, z_part.count}};
-  const Box3 box2{{0, y_late.offset, z_part.offset}, {m0, y_late.count, z_part.count}};
-  const auto modes_of = [](Box3 box, std::size_t axis, std::size_t modes) {
+  const BoxRange box0{{x_part.offset, y_part.offset, 0}, {x_part.count, y_part.count, m2}};
+  const BoxRange box1{{x_part.offset, 0, z_part.offset}, {x_part.count, m1, z_part.count}};
+  const BoxRange box2{{0, y_late.offset, z_part.offset}, {m0, y_late.count, z_part.count}};
+  const auto modes_of = [](BoxRange box, std::size_t axis, std::size_t modes) {
     box.extent[axis] = modes;
     return box;
   };
-  const Box3 modes1 = modes_of(box1, 1, n1);
+  const BoxRange modes1 = modes_of(box1, 1, n1);
 
   // z lines are contiguous; y lines have stride q2; x lines stride q2 in the y-major stage 2
   // (whose planes are y), n1 * q2 in the x-major one (whose "planes" are the y columns, q2
@@ -98,7 +98,7 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
              y_major};
 }
 
-const Box3& PencilGeometry::output_box() const {
+const BoxRange& PencilGeometry::output_box() const {
   return output_ == PencilOutput::natural ? stages_[0].box : stages_[2].spectral_box;
 }
 

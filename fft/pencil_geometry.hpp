@@ -31,7 +31,7 @@ struct Loop {
 /// elements apart, each plane an FFT over the `transform` loops (one for lines, two for
 /// planes) repeated over the `batches` loops.
 struct PencilStage {
-  Box3 box;
+  BoxRange box;
   bool y_major = false;  // stored [y][x][z] instead of row-major [x][y][z]
   std::size_t planes = 0;
   std::size_t plane_stride = 0;
@@ -42,7 +42,7 @@ struct PencilStage {
   /// Padded transforms: `box` is the stage's physical side (the padded points along the axes
   /// it transforms, what its FFTs run over) and `spectral_box` the modes it keeps of them,
   /// stored densely with planes `spectral_plane_stride` apart. Without padding the same.
-  Box3 spectral_box;
+  BoxRange spectral_box;
   std::size_t spectral_plane_stride = 0;
 
   /// The box's extent in the stored order.
@@ -93,9 +93,9 @@ class PencilGeometry {
   /// Stage 0, 1 or 2 (see the class comment).
   const PencilStage& stage(std::size_t index) const { return stages_.at(index); }
   /// This rank's part of the input (and of the backward output), row-major.
-  const Box3& input_box() const { return stages_[0].box; }
+  const BoxRange& input_box() const { return stages_[0].box; }
   /// This rank's part of the forward output, in global coordinates (of the modes).
-  const Box3& output_box() const;
+  const BoxRange& output_box() const;
   /// True when the forward output is stored [y][x][z] rather than row-major [x][y][z].
   bool output_is_y_major() const;
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include <a2afft/fft.hpp>
+#include <a2afft/transform.hpp>
 
 #include "exchange.hpp"
 #include "reshape_geometry.hpp"

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <vector>
 
-#include <a2afft/fft.hpp>
+#include <a2afft/transform.hpp>
 
 #include "geometry.hpp"
 

@@ -16,7 +16,6 @@
 
 #include "copy_bytes.hpp"
 #include "error.hpp"
-#include "gather.hpp"
 #include "registry.hpp"
 
 namespace a2afft::detail::fft {
@@ -38,8 +37,7 @@ std::vector<Stride> fields_loop(std::size_t batch) {
 template <typename Real>
 BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
                                      const SixStep1dOptions& options)
-    : comm_(topology.comm()),
-      rank_(topology.rank()),
+    : rank_(topology.rank()),
       geometry_(n, topology.size(), options.n1, options.scrambled_output),
       options_(options),
       twiddles_(n) {
@@ -98,29 +96,6 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
 
 template <typename Real>
 BasicSixStep1d<Real>::~BasicSixStep1d() = default;
-
-template <typename Real>
-std::vector<std::complex<double>> BasicSixStep1d<Real>::gather_output() const {
-  // Every rank's raw block, in rank order; then each element goes to its output_index().
-  if (options_.batch != 1) throw std::logic_error("SixStep1d::gather_output of a batch");
-  const std::size_t n = geometry_.length();
-  if (data_.size() < geometry_.local_length()) {
-    throw std::logic_error("SixStep1d: data() was never called, so it holds no output");
-  }
-  const std::vector<std::complex<double>> widened(
-      data_.begin(), data_.begin() + static_cast<std::ptrdiff_t>(geometry_.local_length()));
-  std::vector<std::complex<double>> blocks =
-      gather_global(widened.data(), input_box(), {1, 1, n}, comm_);
-  if (!geometry_.scrambled_output() || blocks.empty()) return blocks;
-  std::vector<std::complex<double>> natural(n);
-  const std::size_t local = geometry_.local_length();
-  for (int owner = 0; owner < geometry_.ranks(); ++owner) {
-    for (std::size_t i = 0; i < local; ++i)
-      natural[geometry_.output_index(owner, i)] =
-          blocks[static_cast<std::size_t>(owner) * local + i];
-  }
-  return natural;
-}
 
 template <typename Real>
 void BasicSixStep1d<Real>::exchange(Own own) {
@@ -288,24 +263,6 @@ TransformTraffic BasicSixStep1d<Real>::traffic(bool backward) const {
   traffic.memory_passes =
       static_cast<double>(traffic.bytes_moved) / static_cast<double>(traffic.array_bytes);
   return traffic;
-}
-
-template <typename Real>
-auto BasicSixStep1d<Real>::data() -> Complex* {
-  if (data_.size() < local_scalars()) data_.resize(local_scalars());
-  return data_.data();
-}
-
-template <typename Real>
-void BasicSixStep1d<Real>::forward() {
-  Complex* array = data();
-  forward(array, array);
-}
-
-template <typename Real>
-void BasicSixStep1d<Real>::backward() {
-  Complex* array = data();
-  backward(array, array);
 }
 
 template <typename Real>

@@ -60,7 +60,7 @@ class BasicSixStep1d {
   std::size_t length() const { return geometry_.length(); }
   SixStepSplit split() const { return geometry_.split(); }
   /// The local part of the (natural-order) input, as a box of the 1 x 1 x N array.
-  Box3 input_box() const { return geometry_.input_box(rank_); }
+  BoxRange input_box() const { return geometry_.input_box(rank_); }
   /// Points of the local input and output alike (N/P).
   std::size_t local_length() const { return geometry_.local_length(); }
   std::size_t batch() const { return options_.batch; }
@@ -71,7 +71,7 @@ class BasicSixStep1d {
   std::size_t output_index(std::size_t i) const { return geometry_.output_index(rank_, i); }
   /// Bytes of the plan's own arrays on this rank: the work array and the exchange's send and
   /// receive buffers, local_scalars() each. Not counted: the exchange's internal scratch, FFTW's
-  /// plans, the twiddle tables (2 sqrt(N) elements) and the data() array.
+  /// plans and the twiddle tables (2 sqrt(N) elements).
   std::size_t workspace_bytes() const;
 
   /// Forward transform of `in` (local_scalars() complex numbers, input_box()) into `out` (as
@@ -81,17 +81,6 @@ class BasicSixStep1d {
   void forward(const Complex* in, Complex* out);
   /// Backward transform of `in` (in the output order) into `out` (natural order, input_box()).
   void backward(const Complex* in, Complex* out);
-
-  /// An array of local_scalars() owned by the plan, allocated (zeroed) on the first call, for
-  /// callers without arrays of their own; forward() and backward() transform it in place.
-  Complex* data();
-  /// forward(data(), data()) and backward(data(), data()): the same steps, the same bits.
-  void forward();
-  void backward();
-  /// The whole output of data() in natural order on rank 0 (empty elsewhere); collective,
-  /// untimed. One field, widened to complex double so checks of either precision compare
-  /// against the same double reference.
-  std::vector<std::complex<double>> gather_output() const;
 
   /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
   /// steps it runs (six_step_schedule(), six_step_bytes_moved()); `flops` left 0 for the caller.
@@ -116,7 +105,6 @@ class BasicSixStep1d {
   void sweep(const SixStepStep& sweep, bool backward, const Complex* from, Complex* to);
   void run(const std::vector<SixStepStep>& steps, bool backward, const Complex* in, Complex* out);
 
-  MPI_Comm comm_;
   int rank_;
   SixStepGeometry geometry_;
   SixStep1dOptions options_;
@@ -124,7 +112,6 @@ class BasicSixStep1d {
   ExchangeArray<Complex> work_;  // heap, huge pages where the kernel gives them
   ExchangeArray<Complex> send_;  // from exchange_->allocate()
   ExchangeArray<Complex> recv_;
-  std::vector<Complex> data_;  // data(), allocated on first use
   // W_N^m in double for either Real; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1). See
   // sweep() for why float keeps the double table.
   TwiddleTable twiddles_;

@@ -1,63 +1,13 @@
 #include "six_step_geometry.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <numbers>
-#include <optional>
 #include <vector>
 
 #include "error.hpp"
 
 namespace a2afft::detail::fft {
-namespace {
-
-constexpr std::size_t kLargestLength = std::size_t{1} << 40;
-
-std::optional<std::size_t> parse_number(std::string_view text) {
-  std::size_t value = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || text.empty()) return std::nullopt;
-  return value;
-}
-
-// base^exponent, or nothing past the limit.
-std::optional<std::size_t> bounded_power(std::size_t base, std::size_t exponent) {
-  if (base == 1) return 1;  // 1^e in one step: e can be 2^64 - 1 (found by fuzzing)
-  std::size_t value = 1;
-  for (std::size_t i = 0; i < exponent; ++i) {
-    if (base != 0 && value > kLargestLength / base) return std::nullopt;
-    value *= base;
-  }
-  return value;
-}
-
-}  // namespace
-
-std::size_t parse_length(std::string_view text, std::string_view option) {
-  const auto invalid = [&] {
-    return UsageError(std::string(option) + "=" + std::string(text) +
-                      " is not valid; expected a length from 1 to 2^40 such as 1048576, 2^20 or "
-                      "2^4*3^2*5");
-  };
-  std::size_t length = 1;
-  std::string_view rest = text;
-  while (true) {
-    const auto star = rest.find('*');
-    const std::string_view factor = rest.substr(0, star);
-    const auto caret = factor.find('^');
-    const auto base = parse_number(factor.substr(0, caret));
-    const auto exponent = caret == std::string_view::npos ? std::optional<std::size_t>(1)
-                                                          : parse_number(factor.substr(caret + 1));
-    if (!base || !exponent || *base == 0) throw invalid();
-    const auto value = bounded_power(*base, *exponent);
-    if (!value || length > kLargestLength / *value) throw invalid();
-    length *= *value;
-    if (star == std::string_view::npos) break;
-    rest.remove_prefix(star + 1);
-  }
-  return length;
-}
 
 SixStepSplit choose_six_step_split(std::size_t n, int ranks, std::size_t n1) {
   const auto p = static_cast<std::size_t>(ranks);
@@ -120,7 +70,7 @@ std::size_t SixStepGeometry::block_bytes(std::size_t element_bytes) const {
   return block_elements() * element_bytes;
 }
 
-Box3 SixStepGeometry::input_box(int rank) const {
+BoxRange SixStepGeometry::input_box(int rank) const {
   return {{0, 0, static_cast<std::size_t>(rank) * local_length()}, {1, 1, local_length()}};
 }
 

@@ -3,18 +3,12 @@
 #include <complex>
 #include <cstddef>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "geometry.hpp"
 
 // The 1D six-step FFT's sizes and twiddles. Pure, no MPI, unit-tested.
 namespace a2afft::detail::fft {
-
-/// Parses a 1D length: `1048576`, `2^20`, or a product such as `2^4*3^2*5`. Throws UsageError
-/// (naming `option`, the caller's name for the value) for zero, garbled or overflowing (> 2^40)
-/// lengths.
-std::size_t parse_length(std::string_view text, std::string_view option = "length");
 
 /// N = N1 * N2 with `ranks` dividing both, as the six-step FFT needs.
 struct SixStepSplit {
@@ -50,7 +44,7 @@ class SixStepGeometry {
   std::size_t block_bytes(std::size_t element_bytes = sizeof(std::complex<double>)) const;
 
   /// Rank `rank`'s part of the (natural-order) input, as a box of the 1 x 1 x N array.
-  Box3 input_box(int rank) const;
+  BoxRange input_box(int rank) const;
   /// Global index of element i of rank `rank`'s output: the input box's when natural, else
   /// element i * N2 + k2 (i < N1/P, k2 < N2) holds X[(r N1/P + i) + N1 k2].
   std::size_t output_index(int rank, std::size_t i) const;

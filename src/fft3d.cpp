@@ -87,10 +87,7 @@ class PencilEngine final : public detail::FftEngine {
   TransformTraffic traffic(bool backward) const override { return engine_->traffic(backward); }
   // A 2D plan (a 1 x P grid) has one transpose, the row's: its exchange alone.
   std::string describe() const override {
-    const std::string both = engine_->describe();  // row=<row>,column=-
-    if (!two_d_) return both;
-    const std::size_t row = both.find("row=") + 4;
-    return both.substr(row, both.rfind(",column=") - row);
+    return two_d_ ? engine_->describe_exchange(fft::PencilTranspose::row) : engine_->describe();
   }
 
  private:

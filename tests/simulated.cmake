@@ -7,13 +7,15 @@
 foreach(test exchange_conformance variable_exchange_conformance pencil3d six_step1d)
   add_executable(${test}_test mpi/${test}_test.cpp)
 endforeach()
-target_link_libraries(exchange_conformance_test PRIVATE a2afft_transpose a2afft_mpi_test_main
+target_link_libraries(exchange_conformance_test PRIVATE a2afft_transpose a2afft_checks a2afft_mpi_test_main
                                                         a2afft_warnings)
 target_link_libraries(variable_exchange_conformance_test PRIVATE a2afft_transpose
                                                                  a2afft_mpi_test_main
                                                                  a2afft_warnings)
-target_link_libraries(pencil3d_test PRIVATE a2afft_fft a2afft_mpi_test_main a2afft_warnings)
-target_link_libraries(six_step1d_test PRIVATE a2afft_fft a2afft_mpi_test_main a2afft_warnings)
+target_link_libraries(pencil3d_test PRIVATE a2afft_fft a2afft_checks a2afft_mpi_test_main
+                                            a2afft_warnings)
+target_link_libraries(six_step1d_test PRIVATE a2afft_fft a2afft_checks a2afft_mpi_test_main
+                                              a2afft_warnings)
 
 set(A2AFFT_SIMULATE ${CMAKE_SOURCE_DIR}/scripts/simulate)
 

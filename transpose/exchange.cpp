@@ -10,38 +10,6 @@
 
 namespace a2afft::detail {
 
-namespace {
-thread_local const PhaseScope* innermost_scope = nullptr;
-}  // namespace
-
-PhaseScope::PhaseScope(const DescribedPlan* exchange, PhaseTimer* timer, std::string_view phase,
-                       long round)
-    : timed_(timer, phase),
-      exchange_(exchange),
-      phase_(phase),
-      round_(round),
-      outer_(innermost_scope) {
-  innermost_scope = this;
-}
-
-PhaseScope::~PhaseScope() {
-  innermost_scope = outer_;
-}
-
-std::string PhaseScope::describe_current() {
-  std::string text;
-  const DescribedPlan* described = nullptr;
-  for (const PhaseScope* scope = innermost_scope; scope != nullptr; scope = scope->outer_) {
-    if (scope->exchange_ == described) continue;  // an outer phase of the same plan
-    text += described == nullptr ? " in " : " (inside ";
-    text += scope->exchange_->describe() + ", phase '" + std::string(scope->phase_) + "'";
-    if (scope->round_ >= 0) text += ", round " + std::to_string(scope->round_);
-    if (described != nullptr) text += ")";
-    described = scope->exchange_;
-  }
-  return text;
-}
-
 void ExchangePlan::run_others(const std::byte*, std::byte*) {
   throw std::logic_error(describe() + " cannot leave the own block to its caller");
 }

@@ -7,41 +7,24 @@
 #include <string_view>
 
 #include "a2afft/buffer.hpp"
+#include "mpi/error_scope.hpp"
 #include "timing/phase_timer.hpp"
 
 namespace a2afft::detail {
 
 class Topology;
 
-/// What every exchange plan, uniform (ExchangePlan) or variable (VariableExchangePlan), has in
-/// common for reports and error messages: its resolved spec.
-class DescribedPlan {
- public:
-  virtual ~DescribedPlan() = default;
-  /// The resolved spec with every parameter's actual value, e.g. `nonblocking(batch=7)`.
-  virtual std::string describe() const = 0;
-};
-
-/// Times one phase of a run (when a timer is attached) and records where the exchange is, so
-/// that an MPI error inside names the backend, the phase, the round and the peer. Scopes nest:
-/// a hierarchical plan's inner exchange runs inside the outer plan's phase.
+/// Times one phase of a run (when a timer is attached) and records where the exchange is
+/// (mpi::ErrorScope), so that an MPI error inside names the backend, the phase, the round and the
+/// peer. Scopes nest: a hierarchical plan's inner exchange runs inside the outer plan's phase.
 class PhaseScope {
  public:
-  PhaseScope(const DescribedPlan* exchange, PhaseTimer* timer, std::string_view phase, long round);
-  ~PhaseScope();
-  PhaseScope(const PhaseScope&) = delete;
-  PhaseScope& operator=(const PhaseScope&) = delete;
-
-  /// The innermost scope's place, e.g. ` in tra(radix=2), phase 'p2p', round 3`; empty outside
-  /// every exchange. Calls describe(), so only for error messages.
-  static std::string describe_current();
+  PhaseScope(const DescribedPlan* exchange, PhaseTimer* timer, std::string_view phase, long round)
+      : timed_(timer, phase), where_(exchange, phase, round) {}
 
  private:
   ScopedPhase timed_;
-  const DescribedPlan* exchange_;
-  std::string_view phase_;
-  long round_;  // from 1; -1: the phase has no rounds
-  const PhaseScope* outer_;
+  mpi::ErrorScope where_;
 };
 
 /// What an exchange plan is built for: the communicator and node layout of `topology`, and the

@@ -14,4 +14,5 @@
 #include <a2afft/fft2d.hpp>
 #include <a2afft/fft3d.hpp>
 #include <a2afft/layout.hpp>
+#include <a2afft/transform.hpp>
 #include <a2afft/version.hpp>

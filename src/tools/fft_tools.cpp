@@ -1,5 +1,5 @@
-// The FFT tools (include/a2afft/tools/fft_tools.hpp): the engines' own parsers, wisdom,
-// test signal and gather, on public types.
+// The FFT tools (include/a2afft/tools/fft_tools.hpp) over the engines: FFTW's r2r kinds, shapes
+// as text and wisdom. The parsers are parsers.cpp; the test signal and gather, a2afft_checks.
 
 #include <a2afft/tools/fft_tools.hpp>
 
@@ -12,52 +12,9 @@
 
 #include "axis_kinds.hpp"
 #include "fftw_plan.hpp"
-#include "gather.hpp"
 #include "geometry.hpp"
-#include "six_step_geometry.hpp"
-#include "test_signal.hpp"
 
 namespace a2afft {
-
-namespace {
-
-detail::fft::Box3 internal_box(const Box3& box) {
-  return {box.lower, box.size};
-}
-
-bool row_major(const Box3& box) {
-  return box.order == std::array<int, 3>{0, 1, 2};
-}
-
-// Calls visit(k, i) for every element of `box`: k is its row-major position, i its position in
-// the box's own order.
-template <typename Visit>
-void for_each_element(const Box3& box, Visit visit) {
-  std::size_t k = 0;
-  for (std::size_t i = 0; i < box.size[0]; ++i)
-    for (std::size_t j = 0; j < box.size[1]; ++j)
-      for (std::size_t l = 0; l < box.size[2]; ++l)
-        visit(k++, box.local_index({box.lower[0] + i, box.lower[1] + j, box.lower[2] + l}));
-}
-
-}  // namespace
-
-std::array<std::size_t, 3> parse_shape(std::string_view text, std::string_view option) {
-  return detail::fft::parse_shape(text, option);
-}
-
-std::array<int, 2> parse_grid(std::string_view text, int ranks, std::string_view option) {
-  const detail::fft::ProcGrid grid = detail::fft::parse_grid(text, ranks, option);
-  return {grid.rows, grid.columns};
-}
-
-std::size_t parse_length(std::string_view text, std::string_view option) {
-  return detail::fft::parse_length(text, option);
-}
-
-Rigor parse_rigor(std::string_view text, std::string_view option) {
-  return detail::fft::parse_rigor(text, option);
-}
 
 int fftw_r2r_kind_of(AxisKind axis, bool backward) {
   return detail::fft::fftw_kind(axis, backward);
@@ -109,34 +66,6 @@ std::string wisdom_cache_file() {
   std::string version = fftw_version;
   std::replace(version.begin(), version.end(), '/', '-');
   return directory + "/" + host + "-" + version + ".wisdom";
-}
-
-Complex test_signal(std::size_t global_index, std::uint64_t salt) {
-  return detail::fft::test_signal(global_index, salt);
-}
-
-void fill_test_signal(Complex* local, const Box3& box, const std::array<std::size_t, 3>& shape,
-                      std::uint64_t salt) {
-  if (row_major(box)) {
-    detail::fft::fill_test_signal(local, internal_box(box), shape, salt);
-    return;
-  }
-  std::vector<Complex> natural(box.elements());
-  detail::fft::fill_test_signal(natural.data(), internal_box(box), shape, salt);
-  for_each_element(box, [&](std::size_t k, std::size_t i) { local[i] = natural[k]; });
-}
-
-std::vector<Complex> gather_global(const Complex* local, const Box3& box,
-                                   const std::array<std::size_t, 3>& shape, MPI_Comm comm) {
-  if (row_major(box)) return detail::fft::gather_global(local, internal_box(box), shape, comm);
-  std::vector<Complex> natural(box.elements());  // the box row-major, then gathered
-  for_each_element(box, [&](std::size_t k, std::size_t i) { natural[k] = local[i]; });
-  return detail::fft::gather_global(natural.data(), internal_box(box), shape, comm);
-}
-
-double relative_difference(const std::vector<Complex>& got, const std::vector<Complex>& reference,
-                           MPI_Comm comm) {
-  return detail::fft::relative_difference(got, reference, comm);
 }
 
 }  // namespace a2afft

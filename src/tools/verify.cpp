@@ -1,12 +1,12 @@
 // The tools' pattern check (include/a2afft/tools/verify.hpp) over the internal pattern of
-// verify/pattern.hpp, with the verdict agreed over the ranks.
+// pattern.hpp, with the verdict agreed over the ranks.
 
 #include <a2afft/tools/verify.hpp>
 
 #include <span>
 
 #include "mpi/comm.hpp"
-#include "verify/pattern.hpp"
+#include "pattern.hpp"
 
 namespace a2afft {
 namespace {

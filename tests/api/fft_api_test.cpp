@@ -371,6 +371,23 @@ TEST(Fft3d, plans_on_two_communicators_run_interleaved_and_can_be_moved) {
 
 // ---- Fft1d ----
 
+// A 2D plan's describe() is its one exchange's (the row transpose's), or `-` on one rank, where
+// the transpose stays inside it; a 3D plan names both.
+TEST(Fft2d, describe_names_its_one_exchange) {
+  a2afft::Fft2dOptions options;
+  options.exchange = "pairwise";
+  options.rigor = Rigor::estimate;
+  const a2afft::Fft2d fft(MPI_COMM_WORLD, {8, 6}, options);
+  const std::string text = fft.describe();
+  if (size_of() == 1) {
+    EXPECT_EQ(text, "-");
+  } else {
+    EXPECT_EQ(text.rfind("pairwise", 0), 0u) << text;
+    EXPECT_EQ(text.find("row="), std::string::npos) << text;
+    EXPECT_EQ(text.find("column="), std::string::npos) << text;
+  }
+}
+
 TEST(Fft1d, natural_and_scrambled_match_serial_fftw_in_place_and_out_of_place) {
   const std::size_t p = static_cast<std::size_t>(size_of());
   const std::size_t n = 48 * p * p;

@@ -7,11 +7,11 @@
 #include <string>
 #include <string_view>
 
-#include "error.hpp"
+#include <a2afft/error.hpp>
+#include <a2afft/tools/fft_tools.hpp>
+
 #include "fuzz_check.hpp"
-#include "geometry.hpp"
 #include "options.hpp"
-#include "six_step_geometry.hpp"
 
 namespace {
 
@@ -27,9 +27,7 @@ void attempt(Parse parse) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace a2afft;
-  using namespace a2afft::detail;
   using namespace a2afft::cli;
-  using namespace a2afft::detail::fft;
   if (size == 0) return 0;
   // The first byte picks the rank count for the grid; the rest is the text.
   const int ranks = 1 + data[0] % 64;
@@ -40,12 +38,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       fuzz::require(bytes > 0, "zero block size in a list", text);
   });
   attempt([&] {
-    const Shape3 shape = parse_shape(text);
+    const std::array<std::size_t, 3> shape = parse_shape(text);
     fuzz::require(shape[0] > 0 && shape[1] > 0 && shape[2] > 0, "empty shape", text);
   });
   attempt([&] {
-    const ProcGrid grid = parse_grid(text, ranks);
-    fuzz::require(grid.rows * grid.columns == ranks, "grid does not multiply to P", text);
+    const std::array<int, 2> grid = parse_grid(text, ranks);
+    fuzz::require(grid[0] * grid[1] == ranks, "grid does not multiply to P", text);
   });
   attempt([&] { fuzz::require(parse_length(text) > 0, "zero length", text); });
   return 0;

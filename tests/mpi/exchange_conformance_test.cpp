@@ -23,11 +23,12 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/shared_window.hpp"
+#include "pattern.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
 #include "schedule/direct.hpp"
+#include "simulator/smpi_rules.hpp"
 #include "topology/topology.hpp"
-#include "verify/pattern.hpp"
 #include "world_topology.hpp"
 
 namespace a2afft::detail {
@@ -468,8 +469,7 @@ TEST(OwnBlock, direct_and_shared_memory_exchanges_leave_it_and_the_others_say_so
 TEST(SplitPhase, overlaps_as_the_registry_says_and_misuse_is_an_error) {
   std::vector<std::byte> send(8 * static_cast<std::size_t>(topology().size()));
   std::vector<std::byte> recv(send.size());
-  const bool vendor_refused =
-      schedule::all_at_once_crashes_simulator(topology().size(), A2AFFT_SMPI);
+  const bool vendor_refused = simulator::all_at_once_crashes(topology().size());
   for (const ExchangeInfo* info : registered_exchanges()) {
     const ExchangeProblem problem{topology(), 8};
     if (!exchange_refusal(parse_spec(info->name), problem).empty()) continue;

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "pattern.hpp"
 #include "registry.hpp"
 #include "topology/topology.hpp"
-#include "verify/pattern.hpp"
 
 namespace a2afft::detail {
 namespace {

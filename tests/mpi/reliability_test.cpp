@@ -26,11 +26,11 @@
 #include "agreed.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
+#include "pattern.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
-#include "verify/pattern.hpp"
 
 namespace {
 

@@ -17,15 +17,18 @@
 #include <vector>
 
 #include "agreed.hpp"
+#include "engine_arrays.hpp"
 #include "error.hpp"
-#include "gather.hpp"
 #include "plan_checks.hpp"
 #include "registry.hpp"
 #include "registry_params.hpp"
-#include "test_signal.hpp"
 
 namespace a2afft::detail::fft {
 namespace {
+
+using testing_support::fill_test_signal;
+using testing_support::gather_global;
+using testing_support::TestSixStep1d;
 
 const Topology& topology() {
   static const Topology instance(MPI_COMM_WORLD, LayoutRequest::from_environment());
@@ -66,10 +69,10 @@ constexpr double kTolerance = 1e-12;
 
 // The plan, or nullptr when the layout refuses `spec`; only a layout refusal is acceptable, and
 // only where the registry says so.
-std::unique_ptr<SixStep1d> plan_unless_refused(const std::string& spec, std::size_t n,
-                                               bool scrambled, const std::string& what) {
+std::unique_ptr<TestSixStep1d> plan_unless_refused(const std::string& spec, std::size_t n,
+                                                   bool scrambled, const std::string& what) {
   try {
-    return std::make_unique<SixStep1d>(
+    return std::make_unique<TestSixStep1d>(
         topology(), n, SixStep1dOptions{parse_spec(spec), 0, Rigor::estimate, scrambled});
   } catch (const UsageError& error) {
     EXPECT_NE(std::string(error.what()).find("cannot run the six-step"), std::string::npos)
@@ -89,13 +92,15 @@ TEST_P(SixStep1dBackend, matches_serial_fftw) {
     for (const bool scrambled : {false, true}) {
       const std::string what =
           spec + " N=" + std::to_string(n) + (scrambled ? " scrambled" : " natural");
-      const std::unique_ptr<SixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
+      const std::unique_ptr<TestSixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
       if (!plan) continue;
       ++cases;
-      const Box3 box = plan->input_box();
+      const BoxRange box = plan->input_box();
       fill_test_signal(plan->data(), box, {1, 1, n}, 1);
       plan->forward();
-      EXPECT_LT(relative_error(plan->gather_output(), forward_reference), kTolerance)
+      EXPECT_LT(relative_error(testing_support::gather_output(*plan, plan->data(), MPI_COMM_WORLD),
+                               forward_reference),
+                kTolerance)
           << what << " forward, " << plan->describe();
 
       // Round trip: backward(forward(x)) = N x, in the input's own order.
@@ -136,10 +141,10 @@ TEST_P(SixStep1dBackend, gives_the_same_bits_as_every_other_backend) {
     for (const bool scrambled : {false, true}) {
       const std::string what =
           spec + " N=" + std::to_string(n) + (scrambled ? " scrambled" : " natural");
-      const std::unique_ptr<SixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
+      const std::unique_ptr<TestSixStep1d> plan = plan_unless_refused(spec, n, scrambled, what);
       if (!plan) continue;
-      SixStep1d reference(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled});
-      const Box3 box = plan->input_box();
+      TestSixStep1d reference(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled});
+      const BoxRange box = plan->input_box();
       const std::string local = testing_support::bit_difference(
           *plan, reference, box.elements(), box.elements(), [&](Complex* data) {
             fill_test_signal(data, box, {1, 1, n}, 3);
@@ -192,7 +197,7 @@ TEST(SixStep1d, caller_arrays_in_and_out_of_place_give_the_bits_of_data) {
   for (const std::size_t n : lengths_for(topology().size())) {
     for (const bool scrambled : {false, true}) {
       for (const Scaling scaling : {Scaling::none, Scaling::full}) {
-        SixStep1d plan(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled, scaling});
+        TestSixStep1d plan(topology(), n, {{"mpi", {}}, 0, Rigor::estimate, scrambled, scaling});
         const std::size_t local = plan.local_length();
         const std::string failure =
             testing_support::user_array_difference(plan, local, local, local, [&](Complex* data) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "schedule/direct.hpp"
+#include "simulator/smpi_rules.hpp"
 
 namespace a2afft::detail::schedule {
 namespace {
@@ -73,10 +74,10 @@ TEST(ShiftedSchedule, each_step_is_a_permutation_that_inverts) {
 // nonblocking's batch: natively all P-1 by default; simulated, the default is capped (and says
 // so), an explicit batch is honoured, and batches measured to crash SMPI 3.32 are refused.
 TEST(SimulatedCrashes, all_at_once_is_refused_only_in_simulation_from_256_ranks) {
-  EXPECT_FALSE(all_at_once_crashes_simulator(255, true));
-  EXPECT_TRUE(all_at_once_crashes_simulator(256, true));
-  EXPECT_TRUE(all_at_once_crashes_simulator(4096, true));
-  EXPECT_FALSE(all_at_once_crashes_simulator(4096, false));
+  EXPECT_FALSE(simulator::all_at_once_crashes(255, true));
+  EXPECT_TRUE(simulator::all_at_once_crashes(256, true));
+  EXPECT_TRUE(simulator::all_at_once_crashes(4096, true));
+  EXPECT_FALSE(simulator::all_at_once_crashes(4096, false));
 }
 
 TEST(NonblockingBatch, native_default_is_all_partners_and_explicit_batches_are_capped_at_them) {
@@ -93,7 +94,7 @@ TEST(NonblockingBatch, native_default_is_all_partners_and_explicit_batches_are_c
 }
 
 TEST(NonblockingBatch, simulated_default_is_bounded_only_where_it_would_be_more) {
-  const int bound = kSimulatedNonblockingBatch;
+  const int bound = simulator::kNonblockingBatch;
   const NonblockingBatch small = nonblocking_batch(bound + 1, std::nullopt, true);
   EXPECT_EQ(small.batch, bound);
   EXPECT_FALSE(small.bounded_in_simulation);
@@ -106,9 +107,9 @@ TEST(NonblockingBatch, simulated_default_is_bounded_only_where_it_would_be_more)
 }
 
 TEST(NonblockingBatch, simulated_explicit_batch_is_honoured_unless_measured_to_crash) {
-  const int ranks_crash = kSimulatedCrashRanks;
-  const int batch_crash = kSimulatedCrashBatch;
-  ASSERT_LT(kSimulatedNonblockingBatch, batch_crash);  // the default never crashes
+  const int ranks_crash = simulator::kCrashRanks;
+  const int batch_crash = simulator::kCrashBatch;
+  ASSERT_LT(simulator::kNonblockingBatch, batch_crash);  // the default never crashes
   const NonblockingBatch below = nonblocking_batch(ranks_crash - 1, ranks_crash - 2, true);  // all
   EXPECT_EQ(below.batch, ranks_crash - 2);
   EXPECT_FALSE(below.crashes_simulator);

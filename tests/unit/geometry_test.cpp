@@ -5,8 +5,6 @@
 #include <numeric>
 #include <vector>
 
-#include "error.hpp"
-
 namespace a2afft::detail::fft {
 namespace {
 
@@ -28,46 +26,13 @@ TEST(Split, parts_cover_the_range_in_order_and_differ_by_at_most_one) {
   EXPECT_EQ(split_range(10, 3, 2).offset, 7u);
 }
 
-TEST(ProcGrid, near_square_and_parsed) {
+TEST(ProcGrid, near_square) {
   EXPECT_EQ(near_square_grid(1), (ProcGrid{1, 1}));
   EXPECT_EQ(near_square_grid(2), (ProcGrid{2, 1}));
   EXPECT_EQ(near_square_grid(4), (ProcGrid{2, 2}));
   EXPECT_EQ(near_square_grid(6), (ProcGrid{3, 2}));
   EXPECT_EQ(near_square_grid(7), (ProcGrid{7, 1}));
   EXPECT_EQ(near_square_grid(12), (ProcGrid{4, 3}));
-  EXPECT_EQ(parse_grid("4x1", 4), (ProcGrid{4, 1}));
-  for (const char* bad : {"3x1", "2x", "x2", "0x4", "2y2", "", "-2x-2", "4"}) {
-    EXPECT_THROW(parse_grid(bad, 4), UsageError) << bad;
-  }
-  try {
-    parse_grid("3x1", 4);
-  } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("p0 * p1 = 4"), std::string::npos) << error.what();
-    EXPECT_EQ(std::string(error.what()).rfind("grid=3x1 has 3 ranks", 0), 0u) << error.what();
-  }
-}
-
-TEST(Shape, cubes_triples_and_bad_sizes) {
-  EXPECT_EQ(parse_shape("128"), (Shape3{128, 128, 128}));
-  EXPECT_EQ(parse_shape("64x96x80"), (Shape3{64, 96, 80}));
-  for (const char* bad :
-       {"0", "64x0x8", "12x10", "1x2x3x4", "abc", "", "8x8x", "-8", "4294967296"}) {
-    try {
-      parse_shape(bad);
-      ADD_FAILURE() << "accepted " << bad;
-    } catch (const UsageError& error) {
-      // The engine's parser speaks of a shape, never of the command's flag.
-      EXPECT_EQ(std::string(error.what()).rfind(std::string("shape=") + bad, 0), 0u)
-          << error.what();
-      EXPECT_EQ(std::string(error.what()).find("--"), std::string::npos) << error.what();
-    }
-  }
-  try {
-    parse_shape("12x10", "--size");
-    ADD_FAILURE() << "accepted 12x10";
-  } catch (const UsageError& error) {
-    EXPECT_EQ(std::string(error.what()).rfind("--size=12x10 is not valid", 0), 0u) << error.what();
-  }
 }
 
 // A grid may split a range into more parts than it has points (issue 19): the last parts are

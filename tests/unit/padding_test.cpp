@@ -175,7 +175,7 @@ TEST(PencilGeometry, padded_stages_pad_only_the_axes_they_transform) {
       EXPECT_EQ(geometry.stage(1).spectral_box.extent[1], 5u);
       EXPECT_EQ(geometry.stage(2).box.extent[0], 9u);
       EXPECT_EQ(geometry.stage(2).spectral_box.extent[0], 6u);
-      const auto stored = [](const PencilStage& stage, const Box3& box) {
+      const auto stored = [](const PencilStage& stage, const BoxRange& box) {
         return stage.y_major ? Shape3{box.extent[1], box.extent[0], box.extent[2]} : box.extent;
       };
       if (geometry.has_row_transpose()) {

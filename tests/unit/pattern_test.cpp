@@ -1,4 +1,4 @@
-#include "verify/pattern.hpp"
+#include "pattern.hpp"
 
 #include <gtest/gtest.h>
 

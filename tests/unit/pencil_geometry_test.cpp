@@ -64,7 +64,7 @@ std::size_t global_index(const Shape3& shape, const Shape3& point) {
 
 // Calls visit(point) for every point of the box.
 template <typename Visit>
-void for_each_point(const Box3& box, Visit visit) {
+void for_each_point(const BoxRange& box, Visit visit) {
   for (std::size_t i = 0; i < box.extent[0]; ++i) {
     for (std::size_t j = 0; j < box.extent[1]; ++j) {
       for (std::size_t k = 0; k < box.extent[2]; ++k)
@@ -73,7 +73,7 @@ void for_each_point(const Box3& box, Visit visit) {
   }
 }
 
-std::size_t overlap(const Box3& a, const Box3& b) {
+std::size_t overlap(const BoxRange& a, const BoxRange& b) {
   std::size_t elements = 1;
   for (std::size_t d = 0; d < 3; ++d) {
     const std::size_t begin = std::max(a.offset[d], b.offset[d]);

@@ -12,29 +12,6 @@
 namespace a2afft::detail::fft {
 namespace {
 
-TEST(ParseLength, accepts_plain_numbers_powers_and_products) {
-  EXPECT_EQ(parse_length("1048576"), std::size_t{1} << 20);
-  EXPECT_EQ(parse_length("2^24"), std::size_t{1} << 24);
-  EXPECT_EQ(parse_length("2^4*3^2*5"), std::size_t{720});
-  EXPECT_EQ(parse_length("7"), std::size_t{7});
-  EXPECT_EQ(parse_length("2^40"), std::size_t{1} << 40);
-  // One to any power is one, at once (the fuzzer found 1^huge looping for minutes).
-  EXPECT_EQ(parse_length("1^18446744073709551615*3"), std::size_t{3});
-}
-
-TEST(ParseLength, rejects_zero_garbage_and_overflow_naming_the_option) {
-  for (const char* bad :
-       {"0", "", "2^", "^4", "2^x", "2**3", "-4", "1e6", "2^41", "3^30", "0^2", "4*", "2^64*2"}) {
-    try {
-      parse_length(bad, "--n");
-      FAIL() << bad << " was accepted";
-    } catch (const UsageError& error) {
-      EXPECT_EQ(std::string(error.what()).rfind(std::string("--n=") + bad + " is not valid", 0), 0u)
-          << error.what();
-    }
-  }
-}
-
 TEST(SixStepSplit, chooses_n1_near_the_square_root_with_p_dividing_both) {
   EXPECT_EQ(choose_six_step_split(std::size_t{1} << 20, 2).n1, std::size_t{1} << 10);
   EXPECT_EQ(choose_six_step_split(std::size_t{1} << 21, 2).n1,
@@ -102,7 +79,7 @@ TEST(SixStepGeometry, inputs_and_outputs_of_all_ranks_cover_the_length_once) {
       const SixStepGeometry geometry(n, p, 0, scrambled);
       std::vector<int> inputs(n, 0), outputs(n, 0);
       for (int rank = 0; rank < p; ++rank) {
-        const Box3 box = geometry.input_box(rank);
+        const BoxRange box = geometry.input_box(rank);
         EXPECT_EQ(box.extent[2], geometry.local_length());
         for (std::size_t i = 0; i < box.extent[2]; ++i) {
           ++inputs[box.offset[2] + i];

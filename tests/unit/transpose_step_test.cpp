@@ -33,7 +33,7 @@ std::byte* bytes(Array& array) {
 // A rank's array at a stage: each global element, numbered from 1, at its stored place.
 Array stage_array(const PencilStage& stage, const Shape3& shape) {
   Array array(stage.box.elements());
-  const Box3& box = stage.box;
+  const BoxRange& box = stage.box;
   for (std::size_t i = 0; i < box.extent[0]; ++i) {
     for (std::size_t j = 0; j < box.extent[1]; ++j) {
       for (std::size_t k = 0; k < box.extent[2]; ++k) {

@@ -26,7 +26,7 @@
 //   per candidate); run(), start() and finish() are the chosen plan's.
 // Parameters: mode = measure | estimate; budget_ms (default 300). A2AFFT_WISDOM=path keeps the
 //   decisions, keyed by mode, MPI library, layout, block bytes and own_block_left, and reuses them.
-//   In a simulated build from schedule::kSimulatedCrashRanks ranks on, estimate is the default
+//   In a simulated build from simulator::kCrashRanks ranks on, estimate is the default
 //   and measure is refused: measuring times candidates that put every message in flight at once
 //   (tra at radix P, for one), and SimGrid SMPI 3.32's flow solver crashed on `auto` there.
 
@@ -43,6 +43,7 @@
 #include "mpi/comm.hpp"
 #include "schedule/cost_model.hpp"
 #include "schedule/direct.hpp"
+#include "simulator/smpi_rules.hpp"
 #include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
 
@@ -230,8 +231,7 @@ class AutoExchange final : public ExchangePlan {
 // Nothing is timed here: validation reads the values and checks the wisdom path only.
 Resolved<AutoSettings> auto_settings(const RankLayout& layout, const Params& params) {
   check_wisdom_path(std::getenv("A2AFFT_WISDOM"));
-  const bool measuring_crashes =
-      schedule::all_at_once_crashes_simulator(layout.size(), A2AFFT_SMPI);
+  const bool measuring_crashes = simulator::all_at_once_crashes(layout.size());
   const std::string mode(
       params.word("mode", measuring_crashes ? "estimate" : "measure", {"measure", "estimate"}));
   const long budget_ms = params.integer("budget_ms", 300, 1, 3600000);
@@ -243,7 +243,7 @@ Resolved<AutoSettings> auto_settings(const RankLayout& layout, const Params& par
           "at once (tra at radix P, the vendor's split phase), and SimGrid SMPI 3.32's "
           "flow solver crashed (SIGSEGV) on auto's measuring at 256 ranks; in "
           "simulation from " +
-              std::to_string(schedule::kSimulatedCrashRanks) +
+              std::to_string(simulator::kCrashRanks) +
               " ranks on give mode=estimate (the default there)"};
 }
 

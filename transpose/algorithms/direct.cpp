@@ -10,7 +10,7 @@
 //   the remaining batches.
 // Cost: (P-1)(alpha + b*beta) for both; nonblocking overlaps the latencies of a batch.
 // Parameters: nonblocking `batch` = most exchanges in flight, >= 1 (default: all P-1; in a
-//   simulated build, at most schedule::kSimulatedNonblockingBatch, and describe() says so:
+//   simulated build, at most simulator::kNonblockingBatch, and describe() says so:
 //   SimGrid SMPI 3.32's flow solver crashes with 16 or more in flight at P = 256, where an
 //   explicit batch that large is refused with that reason).
 
@@ -23,6 +23,7 @@
 #include "mpi/requests.hpp"
 #include "schedule/cost_model.hpp"
 #include "schedule/direct.hpp"
+#include "simulator/smpi_rules.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::detail::algorithms {
@@ -156,24 +157,24 @@ Resolved<schedule::NonblockingBatch> nonblocking_batch(const RankLayout& layout,
   // 0 is no batch a spec can give (the range starts at 1): it stands for "not given".
   const long given = params.integer("batch", 0, 1, INT_MAX, {{"all", partners}});
   const schedule::NonblockingBatch batch = schedule::nonblocking_batch(
-      layout.size(), given == 0 ? std::nullopt : std::optional<long>(given), A2AFFT_SMPI);
+      layout.size(), given == 0 ? std::nullopt : std::optional<long>(given), simulator::kSimulated);
   if (!batch.crashes_simulator) return {batch, ""};
   return {batch, "batch=" + *params.spec().find("batch") + " puts " + std::to_string(batch.batch) +
                      " exchanges of every rank in flight at once, and SimGrid SMPI 3.32's flow "
                      "solver crashed (SIGSEGV) on 256 ranks with 16, 32 and 255 (64 ran past 6 "
                      "minutes); in simulation from " +
-                     std::to_string(schedule::kSimulatedCrashRanks) + " ranks on give batch=1 to " +
-                     std::to_string(schedule::kSimulatedCrashBatch - 1) +
+                     std::to_string(simulator::kCrashRanks) + " ranks on give batch=1 to " +
+                     std::to_string(simulator::kCrashBatch - 1) +
                      ", or none (the simulated default is " +
-                     std::to_string(schedule::kSimulatedNonblockingBatch) + ")"};
+                     std::to_string(simulator::kNonblockingBatch) + ")"};
 }
 
 constexpr std::string_view kPairwise = "pairwise";
 constexpr std::string_view kNonblocking = "nonblocking";
 
 constexpr std::string_view kPairwiseExamples[] = {"pairwise"};
-static_assert(schedule::kSimulatedNonblockingBatch == 4 && schedule::kSimulatedCrashBatch == 16 &&
-                  schedule::kSimulatedCrashRanks == 256,
+static_assert(simulator::kNonblockingBatch == 4 && simulator::kCrashBatch == 16 &&
+                  simulator::kCrashRanks == 256,
               "kNonblockingParams and kBoundedInSimulation spell these numbers out");
 constexpr ParamInfo kNonblockingParams[] = {
     {"batch", "all",

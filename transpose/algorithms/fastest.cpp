@@ -1,10 +1,11 @@
 #include "algorithms/fastest.hpp"
 
+#include <a2afft/tools/timing.hpp>
+
 #include <algorithm>
 #include <vector>
 
 #include "mpi/comm.hpp"
-#include "timing/trials.hpp"
 
 namespace a2afft::detail::algorithms {
 

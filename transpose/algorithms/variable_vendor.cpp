@@ -27,6 +27,7 @@
 #include "algorithms/variable_plan.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/datatype.hpp"
+#include "simulator/smpi_rules.hpp"
 
 namespace a2afft::detail::algorithms {
 namespace {
@@ -210,12 +211,7 @@ class VariableNeighborExchange final : public VariableExchangePlan {
 // SimGrid SMPI 3.32 aborts the simulation in MPI_Dist_graph_create_adjacent ("Not yet
 // implemented"), so the simulated build refuses neighbor rather than crash.
 std::string neighbor_refusal(const RankLayout&, const Params&) {
-#if A2AFFT_SMPI
-  return "SimGrid SMPI 3.32 does not implement MPI_Dist_graph_create_adjacent (it aborts); "
-         "sparse talks to the same partners";
-#else
-  return "";
-#endif
+  return std::string(simulator::neighbor_refusal());
 }
 
 constexpr std::string_view kMpi = "mpi";

@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "error.hpp"
-#include "exchange.hpp"
+#include "mpi/error_scope.hpp"
 
 namespace a2afft::detail::mpi {
 
@@ -60,7 +60,7 @@ void check(int rc, std::string_view call, Peers peers) {
   const std::string text(buffer, static_cast<size_t>(length));
   const std::string name = error_class_name(rc);
   throw MpiError(std::string(call) + describe_peers(peers) + " failed" +
-                 PhaseScope::describe_current() + ": " +
+                 ErrorScope::describe_current() + ": " +
                  (text.starts_with(name) ? text : name + ": " + text));
 }
 

@@ -8,6 +8,7 @@
 
 #include "folded_memory.hpp"
 #include "mpi/comm.hpp"
+#include "simulator/smpi_rules.hpp"
 
 namespace a2afft::detail::mpi {
 namespace {
@@ -88,7 +89,8 @@ SharedWindow::SharedWindow(MPI_Comm comm, std::size_t bytes, Folding folding) {
   // of the process, and the window holds none; it stays for sync() and its collective end. The
   // SMPI shim below finds a peer's segment by where the peer says it lies, folded or not.
   // Outside the simulated build memory_folded() is never true.
-  const bool fold = A2AFFT_SMPI && folding == Folding::when_memory_folded && memory_folded();
+  const bool fold =
+      simulator::kSimulated && folding == Folding::when_memory_folded && memory_folded();
   if (fold) folded_ = allocate_folded(rounded);
   std::byte* mine = nullptr;
   const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(fold ? 0 : rounded), 1, info, comm,

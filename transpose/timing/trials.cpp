@@ -1,10 +1,13 @@
-#include "timing/trials.hpp"
+// The trials of include/a2afft/tools/timing.hpp, defined here, in the engine, since `auto` times
+// its candidates with them; the tools and the command use the same code through the public header.
+
+#include <a2afft/tools/timing.hpp>
 
 #include <algorithm>
 
 #include "mpi/comm.hpp"
 
-namespace a2afft::detail::timing {
+namespace a2afft::timing {
 namespace {
 
 // Whether another timed round is due after `done` of them with `spent` of `budget` seconds.
@@ -59,7 +62,7 @@ void run_trials(std::size_t candidates, TrialOrder order, const TrialRounds& rou
 }
 
 double timed_run(MPI_Comm comm, const std::function<void()>& work) {
-  mpi::check(MPI_Barrier(comm), "MPI_Barrier");
+  detail::mpi::check(MPI_Barrier(comm), "MPI_Barrier");
   const double start = MPI_Wtime();
   work();
   return MPI_Wtime() - start;
@@ -71,4 +74,4 @@ double median(std::vector<double> values) {
   return values.size() % 2 == 1 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
 }
 
-}  // namespace a2afft::detail::timing
+}  // namespace a2afft::timing

@@ -9,7 +9,7 @@
 // Timed comparisons of several candidates (exchange plans, FFT plans): which run comes when, and
 // when to stop. Knows nothing of what a candidate is; the caller's callbacks build, run and
 // report it. run_trials itself makes no MPI call. The one copy: `auto` times its candidates with
-// it, and so do the a2afft command's benchmarks.
+// it (the engine includes these very types), and so do the a2afft command's benchmarks.
 namespace a2afft::timing {
 
 /// Which candidate's round runs when.
