@@ -525,7 +525,7 @@ Runner add_model(CLI::App& app) {
       "Measure alpha and beta in this MPI job (run it under mpirun, across the nodes to model): "
       "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
       "first rank; all ranks of rank 0's node swapping 1 MiB with another node's at once "
-      "(injection) and in pairs inside it (copy); 32 back-to-back 8 B messages (overhead); as "
+      "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); as "
       "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");
   command
       ->add_option("--injection-gbps", options->injection_gbps,

@@ -34,7 +34,7 @@ struct MeasuredLinks {
   double node_copy_bytes_per_second = 0;
   /// How many ranks of the node copied at once when the copy rate was measured.
   long copying_ranks = 0;
-  /// The gap between back-to-back small messages of one rank (LogGP's o, or g where larger):
+  /// The gap between small messages of one rank in flight at once (LogGP's o, or g where larger):
   /// what each further message of a round costs its sender; 0: not measured.
   double message_overhead_seconds = 0;
 };
