@@ -481,7 +481,7 @@ int run_model(ModelOptions options) {
 
 Runner add_model(CLI::App& app) {
   auto* command = app.add_subcommand(
-      "model", "Predict K, D, bytes and alpha-beta time of each algorithm (no MPI run needed)");
+      "model", "Predict K, D, bytes and time of each algorithm, term by term (no MPI run needed)");
   auto options = std::make_shared<ModelOptions>();
   command->add_option("-P,--ranks", options->ranks,
                       "Number of ranks P, 1 to 10^6 (required unless --measure takes the job's)");
@@ -522,7 +522,7 @@ Runner add_model(CLI::App& app) {
       ->capture_default_str();
   auto* measure = command->add_flag(
       "--measure", options->measure,
-      "Measure alpha and beta in this MPI job (run it under mpirun, across the nodes to model): "
+      "Measure the parameters in this MPI job (run it under mpirun, across the nodes to model): "
       "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
       "first rank; all ranks of rank 0's node swapping 1 MiB with another node's at once "
       "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); as "
@@ -556,7 +556,8 @@ Runner add_model(CLI::App& app) {
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   command->footer(
       "Defaults are typical of shared memory inside a node and an InfiniBand-class network "
-      "between nodes; measure your own with a ping-pong and pass them in.");
+      "between nodes, with no node limits; measure your own (--measure --json) and pass them in "
+      "(--parameters).");
   return [options] { return run_model(*options); };
 }
 
