@@ -47,11 +47,12 @@ struct ModelOptions {
   double beta_intra_ns = 0.05;
   double alpha_inter_us = 2.0;
   double beta_inter_ns = 0.1;
-  double injection_gbps = 0;    // R_N, GB/s; 0: no node limit
-  double copy_gbps = 0;         // the node's copy rate, GB/s; 0: no node limit
-  double overhead_us = 0;       // o per further message of a round
-  std::string parameters_path;  // a machine's parameters (JSON), e.g. written by --measure --json
-  std::string exchanges;        // specs to price instead of every backend at its defaults
+  double injection_gbps = 0;     // R_N, GB/s; 0: no node limit
+  double copy_gbps = 0;          // the node's copy rate, GB/s; 0: no node limit
+  double overhead_us = 0;        // o per further message of a round
+  double round_overhead_us = 0;  // each round's own cost
+  std::string parameters_path;   // a machine's parameters (JSON), e.g. written by --measure --json
+  std::string exchanges;         // specs to price instead of every backend at its defaults
   bool radix_sweep = false;
   bool measure = false;
   std::string json_path;
@@ -200,6 +201,7 @@ void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine
   options.injection_gbps = machine.links.node_injection_bytes_per_second * 1e-9;
   options.copy_gbps = machine.links.node_copy_bytes_per_second * 1e-9;
   options.overhead_us = machine.links.message_overhead_seconds * 1e6;
+  options.round_overhead_us = machine.links.round_overhead_seconds * 1e6;
 }
 
 // --parameters: the machine from a JSON file, either a parameters object or a --json report
@@ -230,6 +232,9 @@ void take_parameters_file(ModelOptions& options) {
     }
     *keys[k].second = p[keys[k].first].get<double>() * scale[k];
   }
+  // Optional: files written before it was measured, and platforms that cannot state it.
+  if (p.contains("round_overhead_seconds") && p["round_overhead_seconds"].is_number())
+    options.round_overhead_us = p["round_overhead_seconds"].get<double>() * 1e6;
 }
 
 // Checks the options and returns the model's machine; throws UsageError naming the option.
@@ -257,9 +262,9 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   check_radix("--radix", options.radix, options.ranks, "a tra");
   check_radix("--r1", options.intra_radix, options.ranks_per_node, "an intra-node");
   check_radix("--r2", options.inter_radix, nodes, "an inter-node");
-  for (const double value :
-       {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
-        options.beta_inter_ns, options.injection_gbps, options.copy_gbps, options.overhead_us}) {
+  for (const double value : {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
+                             options.beta_inter_ns, options.injection_gbps, options.copy_gbps,
+                             options.overhead_us, options.round_overhead_us}) {
     if (!(value >= 0) || !std::isfinite(value)) {
       throw UsageError("alpha, beta, rates and overhead must be finite and not negative; got " +
                        fixed(value, "%g"));
@@ -273,6 +278,7 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   inputs.node_injection_bytes_per_second = options.injection_gbps * 1e9;
   inputs.node_copy_bytes_per_second = options.copy_gbps * 1e9;
   inputs.message_overhead_seconds = options.overhead_us * 1e-6;
+  inputs.round_overhead_seconds = options.round_overhead_us * 1e-6;
   return inputs;
 }
 
@@ -322,7 +328,8 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
                     ? fixed(inputs.node_copy_bytes_per_second * 1e-9) + " GB/s"
                     : std::string("unlimited"))
             << " per node; overhead " << fixed(inputs.message_overhead_seconds * 1e6, "%.3f")
-            << " us per further message of a round\n";
+            << " us per further message of a round, "
+            << fixed(inputs.round_overhead_seconds * 1e6, "%.3f") << " us per round\n";
   if (machine) {
     std::cout << "# measured by ping-pong (8 B and 1 MiB; rank 0 with its first node neighbour "
                  "and with another node's first rank) in this job:\n";
@@ -436,6 +443,7 @@ void write_model_json(const ModelOptions& options, const model::ModelInputs& inp
         {"node_injection_bytes_per_second", inputs.node_injection_bytes_per_second},
         {"node_copy_bytes_per_second", inputs.node_copy_bytes_per_second},
         {"message_overhead_seconds", inputs.message_overhead_seconds},
+        {"round_overhead_seconds", inputs.round_overhead_seconds},
         {"measured", options.measure},
         {"intra_measured", machine && machine->links.intra_measured},
         {"inter_measured", machine && machine->links.inter_measured}}},
@@ -525,7 +533,8 @@ Runner add_model(CLI::App& app) {
       "Measure the parameters in this MPI job (run it under mpirun, across the nodes to model): "
       "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
       "first rank; all ranks of rank 0's node swapping 1 MiB with another node's at once "
-      "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); as "
+      "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
+      "pairwise with 1 B blocks (each round's own cost); as "
       "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");
   command
       ->add_option("--injection-gbps", options->injection_gbps,
@@ -541,12 +550,18 @@ Runner add_model(CLI::App& app) {
       ->add_option("--overhead-us", options->overhead_us,
                    "Overhead o of each further message a rank sends in one round, microseconds")
       ->capture_default_str();
+  command
+      ->add_option("--round-overhead-us", options->round_overhead_us,
+                   "What each round of an exchange costs beyond its messages (its own work), "
+                   "microseconds")
+      ->capture_default_str();
   auto* parameters = command->add_option(
       "--parameters", options->parameters_path,
       "Read the machine's parameters from a JSON file (what --measure --json writes under "
       "\"inputs\", or a platform's published specifications; inputs/platforms/*.json)");
-  for (const char* name : {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us",
-                           "--beta-inter-ns", "--injection-gbps", "--copy-gbps", "--overhead-us"}) {
+  for (const char* name :
+       {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us", "--beta-inter-ns",
+        "--injection-gbps", "--copy-gbps", "--overhead-us", "--round-overhead-us"}) {
     measure->excludes(command->get_option(name));
     parameters->excludes(command->get_option(name));
   }

@@ -70,6 +70,19 @@ TEST(MaxRateModel, further_messages_of_a_round_cost_the_overhead) {
   EXPECT_NEAR(terms.bandwidth_seconds, 400 * 1e-10, 1e-18);
 }
 
+TEST(MaxRateModel, every_round_pays_its_own_overhead) {
+  ModelInputs inputs = machine(512, 64, 16);
+  const ModelResult without = model_tra(inputs, 8);
+  inputs.round_overhead_seconds = 10e-6;
+  const ModelResult with = model_tra(inputs, 8);
+  EXPECT_NEAR(with.seconds - without.seconds, static_cast<double>(with.rounds) * 10e-6, 1e-12);
+  EXPECT_NEAR(with.terms.overhead_seconds - without.terms.overhead_seconds,
+              static_cast<double>(with.rounds) * 10e-6, 1e-12);
+  // tra2 prices each phase as its rounds of the mean message: the overhead counts them all.
+  const ModelResult tra2 = model_tra2(inputs, 8, 8);
+  EXPECT_NEAR(tra2.terms.overhead_seconds, static_cast<double>(tra2.rounds) * 10e-6, 1e-12);
+}
+
 TEST(MaxRateModel, zero_rates_leave_the_alpha_beta_model) {
   ModelInputs plain = machine(64, 8, 1);
   plain.node_injection_bytes_per_second = 0;

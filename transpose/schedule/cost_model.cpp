@@ -91,7 +91,8 @@ ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round) {
     if (round.on_node == 0 || total_seconds(off) >= total_seconds(slower)) slower = off;
   }
   slower.overhead_seconds =
-      static_cast<double>(std::max(0L, round.messages - 1)) * inputs.message_overhead_seconds;
+      static_cast<double>(std::max(0L, round.messages - 1)) * inputs.message_overhead_seconds +
+      inputs.round_overhead_seconds;
   return slower;
 }
 
@@ -101,6 +102,7 @@ ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_b
   inputs.node_injection_bytes_per_second = links.node_injection_bytes_per_second;
   inputs.node_copy_bytes_per_second = links.node_copy_bytes_per_second;
   inputs.message_overhead_seconds = links.message_overhead_seconds;
+  inputs.round_overhead_seconds = links.round_overhead_seconds;
   return inputs;
 }
 
@@ -220,6 +222,7 @@ LeaderStages leader_stages(const ModelInputs& inputs, long leaders, double messa
   stages.scatter = stages.gather;
   stages.send = side_terms(inputs.inter, message_bytes, leaders,
                            inputs.node_injection_bytes_per_second, &ModelTerms::injection_seconds);
+  stages.send.overhead_seconds = inputs.round_overhead_seconds;
   return stages;
 }
 

@@ -34,7 +34,8 @@ struct RoundLoad {
 };
 
 /// The terms of one round: its slower side, off-node (inter alpha, beta, and the share of R_N)
-/// or on-node (intra alpha, beta, and the share of the node's copy rate), plus (messages - 1) o.
+/// or on-node (intra alpha, beta, and the share of the node's copy rate), plus (messages - 1) o and
+/// the round's own overhead.
 ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round);
 /// The sum of the terms: a prediction's seconds.
 double total_seconds(const ModelTerms& terms);

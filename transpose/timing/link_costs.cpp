@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "exchange.hpp"
 #include "mpi/comm.hpp"
+#include "registry.hpp"
 
 namespace a2afft::detail {
 namespace {
@@ -140,6 +142,30 @@ double message_gap_seconds(MPI_Comm comm, int a, int b) {
   return gap;
 }
 
+// The exchange's own cost per round: `pairwise` with 1 B blocks (P - 1 rounds of one byte)
+// on the whole job, its slowest rank's best of 3 after a warm-up, less what the model charges
+// its messages on `links`, per round.
+double round_overhead_seconds(const Topology& topology, const MeasuredLinks& links) {
+  const long ranks = topology.size();
+  const std::unique_ptr<ExchangePlan> plan = make_exchange("pairwise", topology, 1);
+  std::vector<std::byte> send(static_cast<std::size_t>(ranks)), recv(send.size());
+  double best = 1e30;
+  for (int repeat = -1; repeat < 3; ++repeat) {
+    mpi::check(MPI_Barrier(topology.comm()), "MPI_Barrier(round overhead)");
+    const double start = MPI_Wtime();
+    plan->run(send.data(), recv.data());
+    double seconds = MPI_Wtime() - start;
+    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, topology.comm()),
+               "MPI_Allreduce(round overhead)");
+    if (repeat >= 0) best = std::min(best, seconds);
+  }
+  const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
+  schedule::ModelInputs inputs = schedule::measured_inputs(ranks, per_node, 1, links);
+  inputs.round_overhead_seconds = 0;
+  const double messages = schedule::model_direct(inputs, "pairwise").seconds;
+  return std::max(0.0, (best - messages) / static_cast<double>(ranks - 1));
+}
+
 }  // namespace
 
 MeasuredLinks measure_links(const Topology& topology) {
@@ -160,6 +186,7 @@ MeasuredLinks measure_links(const Topology& topology) {
   if (topology.size() > 1)
     links.message_overhead_seconds =
         message_gap_seconds(topology.comm(), 0, other_node > 0 ? other_node : same_node);
+  if (topology.size() > 1) links.round_overhead_seconds = round_overhead_seconds(topology, links);
   return links;
 }
 

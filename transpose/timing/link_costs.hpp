@@ -16,7 +16,8 @@ using model::MeasuredLinks;
 /// topology.comm(); the same numbers on every rank. Then the max-rate model's node terms: the
 /// ranks of rank 0's node swap 1 MiB with their counterparts on another node all at once
 /// (R_N), and with each other in pairs (the node's copy rate); and the gap between 32
-/// 8 B messages of rank 0 in flight at once (o). This is auto's estimate mode's machine, and
+/// 8 B messages of rank 0 in flight at once (o); and each round's own cost: `pairwise` with
+/// 1 B blocks on the whole job, less the model's price of its messages, per round. This is auto's estimate mode's machine, and
 /// what `a2afft model --measure` feeds the model.
 MeasuredLinks measure_links(const Topology& topology);
 

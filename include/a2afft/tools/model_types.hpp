@@ -37,6 +37,11 @@ struct MeasuredLinks {
   /// The gap between small messages of one rank in flight at once (LogGP's o, or g where larger):
   /// what each further message of a round costs its sender; 0: not measured.
   double message_overhead_seconds = 0;
+  /// What a round of an exchange costs beyond its messages: the exchange's own work per round
+  /// (its loop, packing, bookkeeping; in a simulator, the host time it injects), measured as
+  /// the residual per round of `pairwise` with 1 B blocks over the model's price; 0: not
+  /// measured.
+  double round_overhead_seconds = 0;
 };
 
 /// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
@@ -58,12 +63,14 @@ struct ModelInputs {
   double node_copy_bytes_per_second = 0;
   /// o: what each message costs its sender beyond the first of a round; 0: nothing.
   double message_overhead_seconds = 0;
+  /// What each round costs beyond its messages (MeasuredLinks::round_overhead_seconds).
+  double round_overhead_seconds = 0;
 };
 
 /// Where a prediction's time goes: the terms add up to ModelResult::seconds.
 struct ModelTerms {
   double latency_seconds = 0;    ///< alpha of every round's slowest message
-  double overhead_seconds = 0;   ///< o of the further messages of a rank's rounds
+  double overhead_seconds = 0;   ///< o of further messages, and each round's own overhead
   double bandwidth_seconds = 0;  ///< bytes * beta: one rank's own link or copy rate
   double injection_seconds = 0;  ///< what the node's shared link out adds (max-rate)
   double copy_seconds = 0;       ///< what the node's shared memory adds under contention
