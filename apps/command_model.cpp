@@ -1,7 +1,10 @@
 // `a2afft model`: K, D, bytes, inter-node messages and alpha-beta time of each algorithm for
 // any P (up to 10^6) without running anything: [tra-2024] Fig. 4 and §III-A as a tool. With
 // --measure, alpha and beta (and P and Q unless given) come from ping-pongs in the MPI job it
-// runs in, so its ranking can be set against `a2afft alltoall` on the same machine.
+// runs in, so its ranking can be set against `a2afft alltoall` on the same machine. The model's
+// terms (latency, overhead, bandwidth, the node's shared injection and copy rates: the max-rate
+// model, [max-rate-2016]) are the registry rows' costs (transpose/schedule/cost_model.hpp); the
+// table gives each term's share of every prediction.
 
 #include <algorithm>
 #include <climits>
@@ -44,7 +47,12 @@ struct ModelOptions {
   double beta_intra_ns = 0.05;
   double alpha_inter_us = 2.0;
   double beta_inter_ns = 0.1;
-  std::string exchanges;  // specs to price instead of every backend at its defaults
+  double injection_gbps = 0;     // R_N, GB/s; 0: no node limit
+  double copy_gbps = 0;          // the node's copy rate, GB/s; 0: no node limit
+  double overhead_us = 0;        // o per further message of a round
+  double round_overhead_us = 0;  // each round's own cost
+  std::string parameters_path;   // a machine's parameters (JSON), e.g. written by --measure --json
+  std::string exchanges;         // specs to price instead of every backend at its defaults
   bool radix_sweep = false;
   bool measure = false;
   std::string json_path;
@@ -82,7 +90,13 @@ nlohmann::json to_json(const model::ModelResult& result) {
           {"bytes_per_rank", result.bytes_per_rank},
           {"inter_node_messages_per_node", result.inter_node_messages_per_node},
           {"inter_node_bytes_per_node", result.inter_node_bytes_per_node},
-          {"seconds", result.seconds}};
+          {"seconds", result.seconds},
+          {"terms",
+           {{"latency_seconds", result.terms.latency_seconds},
+            {"overhead_seconds", result.terms.overhead_seconds},
+            {"bandwidth_seconds", result.terms.bandwidth_seconds},
+            {"injection_seconds", result.terms.injection_seconds},
+            {"copy_seconds", result.terms.copy_seconds}}}};
 }
 
 // The factor algorithms on nodes of `sizes` (ranks numbered node by node): steps, and how often
@@ -184,6 +198,43 @@ void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine
   options.beta_intra_ns = machine.links.intra.beta_seconds_per_byte * 1e9;
   options.alpha_inter_us = machine.links.inter.alpha_seconds * 1e6;
   options.beta_inter_ns = machine.links.inter.beta_seconds_per_byte * 1e9;
+  options.injection_gbps = machine.links.node_injection_bytes_per_second * 1e-9;
+  options.copy_gbps = machine.links.node_copy_bytes_per_second * 1e-9;
+  options.overhead_us = machine.links.message_overhead_seconds * 1e6;
+  options.round_overhead_us = machine.links.round_overhead_seconds * 1e6;
+}
+
+// --parameters: the machine from a JSON file, either a parameters object or a --json report
+// whose "inputs" holds one (what `model --measure --json` writes). Keys as --json writes them.
+void take_parameters_file(ModelOptions& options) {
+  std::ifstream in(options.parameters_path);
+  if (!in) throw UsageError("--parameters=" + options.parameters_path + " cannot be read");
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& error) {
+    throw UsageError("--parameters=" + options.parameters_path + " is not JSON: " + error.what());
+  }
+  const nlohmann::json& p = document.contains("inputs") ? document["inputs"] : document;
+  const std::pair<const char*, double*> keys[] = {
+      {"alpha_intra_seconds", &options.alpha_intra_us},
+      {"beta_intra_seconds_per_byte", &options.beta_intra_ns},
+      {"alpha_inter_seconds", &options.alpha_inter_us},
+      {"beta_inter_seconds_per_byte", &options.beta_inter_ns},
+      {"node_injection_bytes_per_second", &options.injection_gbps},
+      {"node_copy_bytes_per_second", &options.copy_gbps},
+      {"message_overhead_seconds", &options.overhead_us}};
+  const double scale[] = {1e6, 1e9, 1e6, 1e9, 1e-9, 1e-9, 1e6};
+  for (std::size_t k = 0; k < std::size(keys); ++k) {
+    if (!p.contains(keys[k].first) || !p[keys[k].first].is_number()) {
+      throw UsageError("--parameters=" + options.parameters_path + " has no number \"" +
+                       keys[k].first + "\"; expected the keys model --measure --json writes");
+    }
+    *keys[k].second = p[keys[k].first].get<double>() * scale[k];
+  }
+  // Optional: files written before it was measured, and platforms that cannot state it.
+  if (p.contains("round_overhead_seconds") && p["round_overhead_seconds"].is_number())
+    options.round_overhead_us = p["round_overhead_seconds"].get<double>() * 1e6;
 }
 
 // Checks the options and returns the model's machine; throws UsageError naming the option.
@@ -212,16 +263,23 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   check_radix("--r1", options.intra_radix, options.ranks_per_node, "an intra-node");
   check_radix("--r2", options.inter_radix, nodes, "an inter-node");
   for (const double value : {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
-                             options.beta_inter_ns}) {
+                             options.beta_inter_ns, options.injection_gbps, options.copy_gbps,
+                             options.overhead_us, options.round_overhead_us}) {
     if (!(value >= 0) || !std::isfinite(value)) {
-      throw UsageError("alpha and beta must be finite and not negative; got " + fixed(value, "%g"));
+      throw UsageError("alpha, beta, rates and overhead must be finite and not negative; got " +
+                       fixed(value, "%g"));
     }
   }
-  return {options.ranks,
-          options.ranks_per_node,
-          cli::parse_byte_size(options.block_bytes, "--block-bytes"),
-          {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
-          {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
+  model::ModelInputs inputs{options.ranks,
+                            options.ranks_per_node,
+                            cli::parse_byte_size(options.block_bytes, "--block-bytes"),
+                            {options.alpha_intra_us * 1e-6, options.beta_intra_ns * 1e-9},
+                            {options.alpha_inter_us * 1e-6, options.beta_inter_ns * 1e-9}};
+  inputs.node_injection_bytes_per_second = options.injection_gbps * 1e9;
+  inputs.node_copy_bytes_per_second = options.copy_gbps * 1e9;
+  inputs.message_overhead_seconds = options.overhead_us * 1e-6;
+  inputs.round_overhead_seconds = options.round_overhead_us * 1e-6;
+  return inputs;
 }
 
 // The node sizes of the factor table: --node-sizes, or N nodes of Q.
@@ -260,7 +318,18 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
             << describe_link(inputs.inter, !machine                        ? ""
                                            : machine->links.inter_measured ? "measured"
                                                                            : "copied from intra")
-            << "; a round costs its slowest message\n";
+            << "; a round costs its slowest message\n"
+            << "# node terms (max-rate): injection "
+            << (inputs.node_injection_bytes_per_second > 0
+                    ? fixed(inputs.node_injection_bytes_per_second * 1e-9) + " GB/s"
+                    : std::string("unlimited"))
+            << ", copy "
+            << (inputs.node_copy_bytes_per_second > 0
+                    ? fixed(inputs.node_copy_bytes_per_second * 1e-9) + " GB/s"
+                    : std::string("unlimited"))
+            << " per node; overhead " << fixed(inputs.message_overhead_seconds * 1e6, "%.3f")
+            << " us per further message of a round, "
+            << fixed(inputs.round_overhead_seconds * 1e6, "%.3f") << " us per round\n";
   if (machine) {
     std::cout << "# measured by ping-pong (8 B and 1 MiB; rank 0 with its first node neighbour "
                  "and with another node's first rank) in this job:\n";
@@ -275,12 +344,23 @@ void print_backend_table(const std::vector<model::ModelResult>& results) {
                            {"bytes/rank", true},
                            {"inter-node msgs/node", true},
                            {"inter-node bytes/node", true},
-                           {"predicted [us]", true}});
+                           {"predicted [us]", true},
+                           {"latency %", true},
+                           {"overhead %", true},
+                           {"bandwidth %", true},
+                           {"injection %", true},
+                           {"copy %", true}});
   for (const auto& result : results) {
+    const auto share = [&](double seconds) {
+      return fixed(result.seconds > 0 ? 100 * seconds / result.seconds : 0, "%.0f");
+    };
+    const model::ModelTerms& t = result.terms;
     table.add_row({result.algorithm, std::to_string(result.rounds), std::to_string(result.blocks),
                    fixed(result.bytes_per_rank, "%.0f"),
                    std::to_string(result.inter_node_messages_per_node),
-                   fixed(result.inter_node_bytes_per_node, "%.0f"), fixed(result.seconds * 1e6)});
+                   fixed(result.inter_node_bytes_per_node, "%.0f"), fixed(result.seconds * 1e6),
+                   share(t.latency_seconds), share(t.overhead_seconds), share(t.bandwidth_seconds),
+                   share(t.injection_seconds), share(t.copy_seconds)});
   }
   table.print(std::cout);
 }
@@ -351,20 +431,25 @@ void write_model_json(const ModelOptions& options, const model::ModelInputs& inp
   nlohmann::json algorithms = nlohmann::json::array();
   for (const auto& result : results)
     algorithms.push_back(to_json(result));
-  nlohmann::json document = {{"inputs",
-                              {{"ranks", ranks},
-                               {"ranks_per_node", per_node},
-                               {"block_bytes", inputs.block_bytes},
-                               {"alpha_intra_seconds", inputs.intra.alpha_seconds},
-                               {"beta_intra_seconds_per_byte", inputs.intra.beta_seconds_per_byte},
-                               {"alpha_inter_seconds", inputs.inter.alpha_seconds},
-                               {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte},
-                               {"measured", options.measure},
-                               {"intra_measured", machine && machine->links.intra_measured},
-                               {"inter_measured", machine && machine->links.inter_measured}}},
-                             {"algorithms", algorithms},
-                             {"factor", factor_json},
-                             {"radix_sweep", sweep}};
+  nlohmann::json document = {
+      {"inputs",
+       {{"ranks", ranks},
+        {"ranks_per_node", per_node},
+        {"block_bytes", inputs.block_bytes},
+        {"alpha_intra_seconds", inputs.intra.alpha_seconds},
+        {"beta_intra_seconds_per_byte", inputs.intra.beta_seconds_per_byte},
+        {"alpha_inter_seconds", inputs.inter.alpha_seconds},
+        {"beta_inter_seconds_per_byte", inputs.inter.beta_seconds_per_byte},
+        {"node_injection_bytes_per_second", inputs.node_injection_bytes_per_second},
+        {"node_copy_bytes_per_second", inputs.node_copy_bytes_per_second},
+        {"message_overhead_seconds", inputs.message_overhead_seconds},
+        {"round_overhead_seconds", inputs.round_overhead_seconds},
+        {"measured", options.measure},
+        {"intra_measured", machine && machine->links.intra_measured},
+        {"inter_measured", machine && machine->links.inter_measured}}},
+      {"algorithms", algorithms},
+      {"factor", factor_json},
+      {"radix_sweep", sweep}};
   if (context) document["context"] = report::to_json(*context);
   std::ofstream out(options.json_path);
   out << document.dump(2) << '\n';
@@ -378,6 +463,7 @@ int run_model(ModelOptions options) {
     machine = measure_machine();
     take_measured_machine(options, *machine);
   }
+  if (!options.parameters_path.empty()) take_parameters_file(options);
   const model::ModelInputs inputs = checked_inputs(options);
   const std::vector<int> node_sizes = model_node_sizes(options);
   if (!is_printing_rank()) return 0;
@@ -403,7 +489,7 @@ int run_model(ModelOptions options) {
 
 Runner add_model(CLI::App& app) {
   auto* command = app.add_subcommand(
-      "model", "Predict K, D, bytes and alpha-beta time of each algorithm (no MPI run needed)");
+      "model", "Predict K, D, bytes and time of each algorithm, term by term (no MPI run needed)");
   auto options = std::make_shared<ModelOptions>();
   command->add_option("-P,--ranks", options->ranks,
                       "Number of ranks P, 1 to 10^6 (required unless --measure takes the job's)");
@@ -444,18 +530,49 @@ Runner add_model(CLI::App& app) {
       ->capture_default_str();
   auto* measure = command->add_flag(
       "--measure", options->measure,
-      "Measure alpha and beta in this MPI job (run it under mpirun, across the nodes to model): "
+      "Measure the parameters in this MPI job (run it under mpirun, across the nodes to model): "
       "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
-      "first rank, as auto:mode=estimate does; P and Q default to the job's");
+      "first rank; all ranks of rank 0's node swapping 1 MiB with another node's at once "
+      "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
+      "pairwise with 1 B blocks (each round's own cost); as "
+      "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");
+  command
+      ->add_option("--injection-gbps", options->injection_gbps,
+                   "The node's injection rate R_N shared by its ranks sending off-node at once, "
+                   "GB/s (max-rate model; 0: unlimited)")
+      ->capture_default_str();
+  command
+      ->add_option("--copy-gbps", options->copy_gbps,
+                   "The node's shared-memory rate shared by its ranks copying inside it at once, "
+                   "GB/s (0: unlimited)")
+      ->capture_default_str();
+  command
+      ->add_option("--overhead-us", options->overhead_us,
+                   "Overhead o of each further message a rank sends in one round, microseconds")
+      ->capture_default_str();
+  command
+      ->add_option("--round-overhead-us", options->round_overhead_us,
+                   "What each round of an exchange costs beyond its messages (its own work), "
+                   "microseconds")
+      ->capture_default_str();
+  auto* parameters = command->add_option(
+      "--parameters", options->parameters_path,
+      "Read the machine's parameters from a JSON file (what --measure --json writes under "
+      "\"inputs\", or a platform's published specifications; inputs/platforms/*.json)");
   for (const char* name :
-       {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us", "--beta-inter-ns"})
+       {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us", "--beta-inter-ns",
+        "--injection-gbps", "--copy-gbps", "--overhead-us", "--round-overhead-us"}) {
     measure->excludes(command->get_option(name));
+    parameters->excludes(command->get_option(name));
+  }
+  measure->excludes(parameters);
   command->add_flag("--radix-sweep", options->radix_sweep,
                     "Also print K, D and time of tra for every radix 2..P, marking the knee");
   command->add_option("--json", options->json_path, "Also write the results as JSON to FILE");
   command->footer(
       "Defaults are typical of shared memory inside a node and an InfiniBand-class network "
-      "between nodes; measure your own with a ping-pong and pass them in.");
+      "between nodes, with no node limits; measure your own (--measure --json) and pass them in "
+      "(--parameters).");
   return [options] { return run_model(*options); };
 }
 

@@ -71,6 +71,9 @@ a2afft_add_simulated_test(NAME fft3d.nodes_of_4 RANKS 16 PLACE --ranks-per-node 
 a2afft_add_simulated_test(NAME fft1d.nodes_of_4 RANKS 16 PLACE --ranks-per-node 4
   TARGET six_step1d_test)
 
+# The cost model's parameters measured inside a simulated platform (issue 47): tests/model.cmake.
+include(${CMAKE_CURRENT_SOURCE_DIR}/model.cmake)
+
 # The command in simulation: its reports say so everywhere, and bad input is one error, exit 2.
 add_test(NAME simulated.reports_say_simulated
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/reports_say_simulated.sh ${A2AFFT_SIMULATE})

@@ -30,13 +30,7 @@ RankMap map_ranks(MPI_Comm comm, const LayoutRequest& layout) {
 }
 
 model::MeasuredLinks measure_link_costs(MPI_Comm comm, const LayoutRequest& layout) {
-  const detail::MeasuredLinks links = detail::measure_links(detail::Topology(comm, layout));
-  model::MeasuredLinks converted;
-  converted.intra = {links.intra.alpha_seconds, links.intra.beta_seconds_per_byte};
-  converted.inter = {links.inter.alpha_seconds, links.inter.beta_seconds_per_byte};
-  converted.intra_measured = links.intra_measured;
-  converted.inter_measured = links.inter_measured;
-  return converted;
+  return detail::measure_links(detail::Topology(comm, layout));
 }
 
 }  // namespace a2afft

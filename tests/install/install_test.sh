@@ -32,6 +32,7 @@ for file in include/a2afft/a2afft.hpp include/a2afft/a2afft.h include/a2afft/a2a
             include/a2afft/exchange.hpp \
             include/a2afft/fft3d.hpp include/a2afft/fft1d.hpp include/a2afft/version.hpp \
             include/a2afft/tools/timing.hpp include/a2afft/tools/model.hpp \
+            include/a2afft/tools/model_types.hpp \
             include/a2afft/tools/topology.hpp include/a2afft/tools/backends.hpp \
             "$libdir/liba2afft.so" "$libdir/liba2afft_tools.so" "$libdir/liba2afft_mpi.so" bin/a2afft \
             "$libdir/cmake/a2afft/a2afftConfig.cmake" \

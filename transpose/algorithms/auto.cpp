@@ -18,8 +18,10 @@
 //   lowest median wins (ties: the earlier candidate), chosen on rank 0 and broadcast. Taking turns
 //   puts a slow spell of the machine on every candidate alike; beyond 1 GiB of buffers in all
 //   they run one after the other, each with an equal share of the budget. mode=estimate: no
-//   runs; the alpha-beta model with alpha and beta measured once per process by ping-pong inside a
-//   node and between nodes prices what every registry row with a cost offers (its cost_sweep:
+//   runs; the cost model (schedule/cost_model.hpp: alpha-beta per message, the max-rate node
+//   terms and the per-message overhead), its parameters measured once per process (ping-pong
+//   inside a node and between nodes, a node's ranks injecting and copying at once; link_costs),
+//   prices what every registry row with a cost offers (its cost_sweep:
 //   pairwise, nonblocking, factor, tra at every radix, bruck, tra2 at every r1, r2) and the
 //   cheapest that the layout admits wins.
 // Cost: plan construction as above (about budget_ms, at least 3 rounds, plus one warm-up run
@@ -73,15 +75,15 @@ const MeasuredLinks& link_costs(const Topology& topology) {
   return cache[key] = measure_links(topology);
 }
 
-// The lowest price the alpha-beta model gives any spec of any costed row (priced_specs, in
+// The lowest price the cost model gives any spec of any costed row (priced_specs, in
 // table order; ties keep the earlier), among those the layout admits.
 Spec estimate_choice(const ExchangeProblem& problem) {
   const Topology& topology = problem.topology;
   const MeasuredLinks& links = link_costs(topology);
   const long ranks = topology.size();
   const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
-  const schedule::ModelInputs inputs{ranks, per_node, problem.block_bytes, links.intra,
-                                     links.inter};
+  const schedule::ModelInputs inputs =
+      schedule::measured_inputs(ranks, per_node, problem.block_bytes, links);
   const PricedSpec* best = nullptr;
   const std::vector<PricedSpec> priced = priced_specs(inputs);
   for (const PricedSpec& candidate : priced) {

@@ -3,41 +3,72 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <utility>
 
 #include "schedule/tra.hpp"
 
 namespace a2afft::detail::schedule {
 namespace {
 
-double message_seconds(const LinkCost& link, double bytes) {
-  return link.alpha_seconds + bytes * link.beta_seconds_per_byte;
+// One side of a round: `senders` ranks of the node send `bytes` each over `link` at once, sharing
+// `node_rate` (0: no shared limit); what the sharing adds beyond one rank's own rate is
+// `contention` (injection off-node, copy on-node).
+ModelTerms side_terms(const LinkCost& link, double bytes, long senders, double node_rate,
+                      double ModelTerms::*contention) {
+  ModelTerms terms;
+  terms.latency_seconds = link.alpha_seconds;
+  terms.bandwidth_seconds = bytes * link.beta_seconds_per_byte;
+  if (node_rate > 0) {
+    const double shared = static_cast<double>(senders) * bytes / node_rate;
+    terms.*contention = std::max(0.0, shared - terms.bandwidth_seconds);
+  }
+  return terms;
+}
+
+ModelResult priced(std::string algorithm) {
+  ModelResult result;
+  result.algorithm = std::move(algorithm);
+  return result;
+}
+
+// Sets bytes per rank from D and seconds from the terms.
+void finish(ModelResult& result, const ModelInputs& inputs) {
+  result.bytes_per_rank =
+      static_cast<double>(result.blocks) * static_cast<double>(inputs.block_bytes);
+  result.seconds = total_seconds(result.terms);
+}
+
+double bytes_of(const ModelInputs& inputs, long blocks) {
+  return static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
 }
 
 // The P - 1 rounds of a direct exchange among `members` numbered node by node, `per_node` on
 // each node, every message `blocks` blocks: round d pairs member i with i + d, and costs its
-// slowest message, inter-node when any member's partner is on another node. Each member's
-// message is sent by `senders` ranks (the leaders of a region), for the inter-node count.
+// slowest message. Each member's message is sent by `senders` ranks (the leaders of a region):
+// they share the node's links together.
 void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long members, long per_node,
                        long blocks, long senders) {
-  const double bytes = static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
+  const double bytes = bytes_of(inputs, blocks);
   for (long distance = 1; distance < members; ++distance) {
     const long leaving = ranks_leaving_node(members, per_node, distance);
     ++result.rounds;
     result.blocks += blocks;
     result.inter_node_messages_per_node += leaving * senders;
     result.inter_node_bytes_per_node += static_cast<double>(leaving * senders) * bytes;
-    result.seconds += message_seconds(leaving > 0 ? inputs.inter : inputs.intra, bytes);
+    add_terms(result.terms,
+              round_terms(inputs, {bytes, 1, leaving * senders, (per_node - leaving) * senders}));
   }
 }
 
-// `count` rounds of one intra-node message of `blocks` blocks each, sent by the charged rank
-// when `sends` (a scatter, the second step) and received by it otherwise (a gather).
+// `count` rounds of one intra-node message of `blocks` blocks each, `concurrent` of the node's
+// ranks sending at once; sent by the charged rank when `sends` (a scatter, the second step) and
+// received by it otherwise (a gather).
 void add_intra_rounds(ModelResult& result, const ModelInputs& inputs, long count, long blocks,
-                      bool sends) {
-  const double bytes = static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
+                      long concurrent, bool sends) {
   result.rounds += count;
   if (sends) result.blocks += count * blocks;
-  result.seconds += static_cast<double>(count) * message_seconds(inputs.intra, bytes);
+  add_terms(result.terms, round_terms(inputs, {bytes_of(inputs, blocks), 1, 0, concurrent}),
+            static_cast<double>(count));
 }
 
 void require(bool condition, const std::string& what) {
@@ -45,6 +76,48 @@ void require(bool condition, const std::string& what) {
 }
 
 }  // namespace
+
+ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round) {
+  const double bytes = static_cast<double>(round.messages) * round.bytes;
+  ModelTerms slower;
+  if (round.on_node > 0 || round.off_node == 0) {
+    slower = side_terms(inputs.intra, bytes, round.on_node, inputs.node_copy_bytes_per_second,
+                        &ModelTerms::copy_seconds);
+  }
+  if (round.off_node > 0) {
+    const ModelTerms off =
+        side_terms(inputs.inter, bytes, round.off_node, inputs.node_injection_bytes_per_second,
+                   &ModelTerms::injection_seconds);
+    if (round.on_node == 0 || total_seconds(off) >= total_seconds(slower)) slower = off;
+  }
+  slower.overhead_seconds =
+      static_cast<double>(std::max(0L, round.messages - 1)) * inputs.message_overhead_seconds +
+      inputs.round_overhead_seconds;
+  return slower;
+}
+
+ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_bytes,
+                            const MeasuredLinks& links) {
+  ModelInputs inputs{ranks, ranks_per_node, block_bytes, links.intra, links.inter};
+  inputs.node_injection_bytes_per_second = links.node_injection_bytes_per_second;
+  inputs.node_copy_bytes_per_second = links.node_copy_bytes_per_second;
+  inputs.message_overhead_seconds = links.message_overhead_seconds;
+  inputs.round_overhead_seconds = links.round_overhead_seconds;
+  return inputs;
+}
+
+double total_seconds(const ModelTerms& terms) {
+  return terms.latency_seconds + terms.overhead_seconds + terms.bandwidth_seconds +
+         terms.injection_seconds + terms.copy_seconds;
+}
+
+void add_terms(ModelTerms& terms, const ModelTerms& more, double times) {
+  terms.latency_seconds += times * more.latency_seconds;
+  terms.overhead_seconds += times * more.overhead_seconds;
+  terms.bandwidth_seconds += times * more.bandwidth_seconds;
+  terms.injection_seconds += times * more.injection_seconds;
+  terms.copy_seconds += times * more.copy_seconds;
+}
 
 long ranks_leaving_node(long ranks, long ranks_per_node, long distance) {
   // Node 0's ranks l < Q stay home when (l + d) mod P < Q, i.e. l < Q - d or l >= P - d.
@@ -55,56 +128,55 @@ long ranks_leaving_node(long ranks, long ranks_per_node, long distance) {
 }
 
 ModelResult model_tra(const ModelInputs& inputs, long radix) {
-  ModelResult result;
-  result.algorithm = "tra(radix=" + std::to_string(radix) + ")";
+  ModelResult result = priced("tra(radix=" + std::to_string(radix) + ")");
   const long width = radix_digits(inputs.ranks - 1, radix);
+  const long per_node = inputs.ranks_per_node;
   for (int position = 0; position < width; ++position) {
     const long place = integer_power(radix, position);
     for (long value = 1; value < radix; ++value) {
       const long blocks = tra_round_blocks_by_formula(inputs.ranks, radix, position, value);
       if (blocks == 0) continue;
-      const long leaving = ranks_leaving_node(inputs.ranks, inputs.ranks_per_node, value * place);
-      const double bytes = static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
+      const long leaving = ranks_leaving_node(inputs.ranks, per_node, value * place);
+      const double bytes = bytes_of(inputs, blocks);
       ++result.rounds;
       result.blocks += blocks;
       result.inter_node_messages_per_node += leaving;
       result.inter_node_bytes_per_node += static_cast<double>(leaving) * bytes;
-      result.seconds += message_seconds(leaving > 0 ? inputs.inter : inputs.intra, bytes);
+      add_terms(result.terms, round_terms(inputs, {bytes, 1, leaving, per_node - leaving}));
     }
   }
-  result.bytes_per_rank =
-      static_cast<double>(result.blocks) * static_cast<double>(inputs.block_bytes);
+  finish(result, inputs);
   return result;
 }
 
 ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_radix) {
-  const long nodes = inputs.ranks / inputs.ranks_per_node;
-  const Tra2Counts counts = tra2_counts(inputs.ranks_per_node, nodes, intra_radix, inter_radix);
-  const double block_bytes = static_cast<double>(inputs.block_bytes);
-  ModelResult result;
-  result.algorithm =
-      "tra2(r1=" + std::to_string(intra_radix) + ",r2=" + std::to_string(inter_radix) + ")";
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = inputs.ranks / per_node;
+  const Tra2Counts counts = tra2_counts(per_node, nodes, intra_radix, inter_radix);
+  ModelResult result =
+      priced("tra2(r1=" + std::to_string(intra_radix) + ",r2=" + std::to_string(inter_radix) + ")");
   result.rounds = counts.intra.rounds + counts.inter.rounds;
   result.blocks = counts.intra.blocks + counts.inter.blocks;
-  result.bytes_per_rank = static_cast<double>(result.blocks) * block_bytes;
-  result.inter_node_messages_per_node = counts.inter.rounds * inputs.ranks_per_node;
-  result.inter_node_bytes_per_node =
-      static_cast<double>(counts.inter.blocks * inputs.ranks_per_node) * block_bytes;
-  // Every round of a phase carries the same super-block size on average; charge D per phase.
-  result.seconds =
-      static_cast<double>(counts.intra.rounds) * inputs.intra.alpha_seconds +
-      static_cast<double>(counts.intra.blocks) * block_bytes * inputs.intra.beta_seconds_per_byte +
-      static_cast<double>(counts.inter.rounds) * inputs.inter.alpha_seconds +
-      static_cast<double>(counts.inter.blocks) * block_bytes * inputs.inter.beta_seconds_per_byte;
+  result.inter_node_messages_per_node = counts.inter.rounds * per_node;
+  result.inter_node_bytes_per_node = bytes_of(inputs, counts.inter.blocks * per_node);
+  // Every round of a phase carries the same super-block size on average: each phase is priced
+  // as its rounds of the mean message, all Q ranks inside the node (phase 1) or all Q leaving it
+  // (phase 2) at once.
+  const std::pair<TraCounts, bool> phases[] = {{counts.intra, false}, {counts.inter, true}};
+  for (const auto& [phase, off_node] : phases) {
+    if (phase.rounds == 0) continue;
+    const double bytes = bytes_of(inputs, phase.blocks) / static_cast<double>(phase.rounds);
+    const RoundLoad round{bytes, 1, off_node ? per_node : 0, off_node ? 0 : per_node};
+    add_terms(result.terms, round_terms(inputs, round), static_cast<double>(phase.rounds));
+  }
+  finish(result, inputs);
   return result;
 }
 
 ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm) {
-  ModelResult result;
-  result.algorithm = algorithm;
+  ModelResult result = priced(algorithm);
   add_direct_rounds(result, inputs, inputs.ranks, inputs.ranks_per_node, 1, 1);
-  result.bytes_per_rank =
-      static_cast<double>(result.blocks) * static_cast<double>(inputs.block_bytes);
+  finish(result, inputs);
   return result;
 }
 
@@ -116,9 +188,8 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
   const long leaders_per_node = per_node / ppl;
   const long leaders = inputs.ranks / ppl;
   const long super_block = ppl * ppl;  // blocks from a leader group to a leader group
-  ModelResult result;
-  result.algorithm = family.algorithm;
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, false);  // gather
+  ModelResult result = priced(family.algorithm);
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, false);  // gather
   if (!family.two_step) {
     add_direct_rounds(result, inputs, leaders, leaders_per_node, super_block, 1);
   } else {
@@ -129,13 +200,33 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
                 " of a node");
     const long regions = leaders / m;
     add_direct_rounds(result, inputs, regions, leaders_per_node / m, m * super_block, m);
-    add_intra_rounds(result, inputs, m - 1, regions * super_block, true);
+    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true);
   }
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, true);  // scatter
-  result.bytes_per_rank =
-      static_cast<double>(result.blocks) * static_cast<double>(inputs.block_bytes);
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, true);  // scatter
+  finish(result, inputs);
   return result;
 }
+
+namespace {
+
+// The stages of one shared-leader message: gather from node memory, send, scatter.
+struct LeaderStages {
+  ModelTerms gather, send, scatter;
+};
+
+LeaderStages leader_stages(const ModelInputs& inputs, long leaders, double message_bytes) {
+  const double copy_rate = inputs.node_copy_bytes_per_second;
+  LeaderStages stages;
+  stages.gather = side_terms({0, inputs.intra.beta_seconds_per_byte}, message_bytes, leaders,
+                             copy_rate, &ModelTerms::copy_seconds);
+  stages.scatter = stages.gather;
+  stages.send = side_terms(inputs.inter, message_bytes, leaders,
+                           inputs.node_injection_bytes_per_second, &ModelTerms::injection_seconds);
+  stages.send.overhead_seconds = inputs.round_overhead_seconds;
+  return stages;
+}
+
+}  // namespace
 
 ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row) {
   const long per_node = inputs.ranks_per_node;
@@ -144,28 +235,36 @@ ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderMo
               " is not 1..Q=" + std::to_string(per_node));
   const long nodes = inputs.ranks / per_node;
   const long served = (nodes - 1 + row.leaders - 1) / row.leaders;  // node offsets per leader
-  const double block_bytes = static_cast<double>(inputs.block_bytes);
-  const double message_bytes = static_cast<double>(per_node * per_node) * block_bytes;
-  const double gather = message_bytes * inputs.intra.beta_seconds_per_byte;
-  const double send = message_seconds(inputs.inter, message_bytes);
-  const double scatter = gather;
-  const double own_node =
-      static_cast<double>(per_node) * block_bytes * inputs.intra.beta_seconds_per_byte;
-  const double barriers =
-      2 * std::ceil(std::log2(static_cast<double>(per_node))) * inputs.intra.alpha_seconds;
-  double messages = static_cast<double>(served) * (gather + send + scatter);
+  const double message_bytes = bytes_of(inputs, per_node * per_node);
+  const LeaderStages stages = leader_stages(inputs, row.leaders, message_bytes);
+  // Every rank copies its own node's Q blocks, all Q ranks at once.
+  const ModelTerms own_node =
+      side_terms({0, inputs.intra.beta_seconds_per_byte}, bytes_of(inputs, per_node), per_node,
+                 inputs.node_copy_bytes_per_second, &ModelTerms::copy_seconds);
+  ModelTerms messages;
   if (row.overlap && served > 0) {
-    messages = gather + send + scatter +
-               static_cast<double>(served - 1) * std::max({gather, send, scatter});
+    for (const ModelTerms* stage : {&stages.gather, &stages.send, &stages.scatter})
+      add_terms(messages, *stage);
+    const ModelTerms* slowest = &stages.gather;
+    for (const ModelTerms* stage : {&stages.send, &stages.scatter})
+      if (total_seconds(*stage) > total_seconds(*slowest)) slowest = stage;
+    add_terms(messages, *slowest, static_cast<double>(served - 1));
+  } else {
+    for (const ModelTerms* stage : {&stages.gather, &stages.send, &stages.scatter})
+      add_terms(messages, *stage, static_cast<double>(served));
   }
-  ModelResult result;
-  result.algorithm = row.algorithm;
+  ModelResult result = priced(row.algorithm);
   result.rounds = served;
   result.blocks = served * per_node * per_node;
-  result.bytes_per_rank = static_cast<double>(result.blocks) * block_bytes;
   result.inter_node_messages_per_node = nodes - 1;
   result.inter_node_bytes_per_node = static_cast<double>(nodes - 1) * message_bytes;
-  result.seconds = (row.overlap ? std::max(messages, own_node) : messages + own_node) + barriers;
+  const bool own_hidden = row.overlap && total_seconds(messages) >= total_seconds(own_node);
+  result.terms = row.overlap && !own_hidden ? own_node : messages;
+  if (!row.overlap) add_terms(result.terms, own_node);
+  // Two node barriers of ceil(log2 Q) intra-node latencies.
+  result.terms.latency_seconds +=
+      2 * std::ceil(std::log2(static_cast<double>(per_node))) * inputs.intra.alpha_seconds;
+  finish(result, inputs);
   return result;
 }
 

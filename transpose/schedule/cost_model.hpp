@@ -3,44 +3,48 @@
 #include <cstddef>
 #include <string>
 
-// The alpha-beta (Hockney) model of the exchanges: a message of m bytes costs alpha + m*beta,
-// with separate costs inside a node and between nodes. Ranks are numbered node by node, Q per
-// node. A round costs what its slowest message costs, so a round in which any rank talks to
-// another node is charged at the inter-node rate. Pure math, no MPI.
+#include <a2afft/tools/model_types.hpp>
+
+// The cost model of the exchanges: each row's schedule, priced round by round (closed forms
+// where the rounds are alike). A message of m bytes costs alpha + m * beta (Hockney), with
+// separate costs inside a node and between nodes; ranks are numbered node by node, Q per node.
+// On top of that, the max-rate model of Gropp, Olson and Samfass ([max-rate-2016]): the k ranks
+// of a node that send off-node at once share its injection rate R_N, so each of their messages
+// takes alpha + max(m * beta, k * m / R_N) = alpha + k * m / min(R_N, k / beta); the ranks
+// copying inside a node share its memory rate the same way; and every further message a rank
+// sends in one round costs the LogGP overhead o. A round costs what its slowest message costs
+// and rounds follow one another (each waits for its data: the synchronisation). Pure math.
 namespace a2afft::detail::schedule {
 
-/// A message of m bytes costs alpha + m * beta.
-struct LinkCost {
-  double alpha_seconds;
-  double beta_seconds_per_byte;
+// The model's data is the tools' (include/a2afft/tools/model_types.hpp), used here as it is:
+// one definition, no converters.
+using model::LinkCost;
+using model::MeasuredLinks;
+using model::ModelInputs;
+using model::ModelResult;
+using model::ModelTerms;
+
+/// One round as one node sees it: every sending rank sends `messages` messages of `bytes`
+/// each; `off_node` of the node's ranks send off-node and `on_node` send inside it, at once.
+struct RoundLoad {
+  double bytes = 0;
+  long messages = 1;
+  long off_node = 0;
+  long on_node = 0;
 };
 
-/// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
-/// node, blocks of `block_bytes`, one LinkCost inside a node and one between nodes. A round
-/// costs what its slowest message costs.
-struct ModelInputs {
-  long ranks;
-  long ranks_per_node;
-  std::size_t block_bytes;
-  LinkCost intra;
-  LinkCost inter;
-};
+/// The terms of one round: its slower side, off-node (inter alpha, beta, and the share of R_N)
+/// or on-node (intra alpha, beta, and the share of the node's copy rate), plus (messages - 1) o and
+/// the round's own overhead.
+ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round);
+/// The sum of the terms: a prediction's seconds.
+double total_seconds(const ModelTerms& terms);
+/// terms += times * more.
+void add_terms(ModelTerms& terms, const ModelTerms& more, double times = 1);
 
-/// What one algorithm costs on ModelInputs (the tools' a2afft::model::ModelResult converts it).
-struct ModelResult {
-  /// As ExchangePlan::describe() would print it.
-  std::string algorithm;
-  /// K: rounds of messages.
-  long rounds = 0;
-  /// D: blocks each rank sends, forwarded ones included.
-  long blocks = 0;
-  double bytes_per_rank = 0;
-  long inter_node_messages_per_node = 0;
-  /// Bytes one node sends to other nodes (what its link out must carry; forwarded ones included).
-  double inter_node_bytes_per_node = 0;
-  /// The predicted time of one exchange.
-  double seconds = 0;
-};
+/// The model's machine from measured links: P, Q and blocks, both links and the node terms.
+ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_bytes,
+                            const MeasuredLinks& links);
 
 /// tra with `radix`; radix P gives the direct schedule's counts.
 ModelResult model_tra(const ModelInputs& inputs, long radix);
@@ -66,6 +70,8 @@ struct NodeAwareModel {
 /// each round at the inter-node rate when any leader's partner is on another node; two-step:
 /// R - 1 rounds among the R regions (m super-blocks per message, inter-node when regions of
 /// different nodes meet), then m - 1 rounds inside each region (R super-blocks, intra-node).
+/// The node's Q/ppl leaders gather and scatter at once (sharing its copy rate), and the leaders
+/// whose partners are off-node in a round share its injection rate.
 /// Throws std::invalid_argument when ppl does not divide Q or m the leader groups of a node.
 ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& family);
 
@@ -83,6 +89,8 @@ struct SharedLeaderModel {
 /// blocks; two node barriers of ceil(log2 Q) intra-node latencies. mpml and nmpml run the
 /// messages one after another (k (gather + send + scatter)); onmpml pipelines them
 /// (gather + send + scatter + (k - 1) max of the three) while the intra copies overlap.
+/// The L leaders copy at once (sharing the node's copy rate) and send at once (sharing R_N);
+/// the own node's blocks are copied by all Q ranks at once.
 /// Throws std::invalid_argument when `leaders` is not 1..Q.
 ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row);
 

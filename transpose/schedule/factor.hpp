@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include <a2afft/tools/model_types.hpp>
+
 // 1-factorization of the complete graph with self-loops ([hier-factor-2002] §2).
 // Pure math, no MPI.
 namespace a2afft::detail::schedule {
@@ -18,15 +20,8 @@ int factor_partner(int round, int rank, int ranks);
 /// The partners of `rank` in round order: every rank, itself included, exactly once.
 std::vector<int> factor_partners(int rank, int ranks);
 
-/// How a factor schedule loads the network ports of nodes (ranks numbered node by node): its
-/// steps, the steps in which a node has a rank talking off-node (fewest and most over nodes),
-/// and the most of a node's ranks talking off-node in one step.
-struct FactorNodeLoad {
-  long steps = 0;
-  long fewest_inter_node_steps = 0;
-  long most_inter_node_steps = 0;
-  long most_off_node_at_once = 0;
-};
+/// How a factor schedule loads the network ports of nodes: the tools' type (model_types.hpp).
+using model::FactorNodeLoad;
 
 /// The flat factor schedule's load, counted round by round (P^2 work).
 FactorNodeLoad factor_node_load(const std::vector<int>& node_sizes);

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "exchange.hpp"
 #include "mpi/comm.hpp"
+#include "registry.hpp"
 
 namespace a2afft::detail {
 namespace {
@@ -43,6 +45,127 @@ schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
   return {small, std::max(0.0, (large - small) / static_cast<double>(kLarge - kSmall))};
 }
 
+// Every rank in `partner` (partner[r] >= 0) swaps `bytes` with its partner at once, three times
+// after one warm-up; returns the slowest rank's mean time of one swap, on every rank.
+double concurrent_swap_seconds(MPI_Comm comm, const std::vector<int>& partner, std::size_t bytes) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const int peer = partner[static_cast<std::size_t>(rank)];
+  std::vector<char> send(peer >= 0 ? bytes : 0), recv(send.size());
+  const int count = static_cast<int>(send.size());  // at most 1 MiB
+  constexpr int kRepeats = 3;
+  double seconds = 0;
+  for (int repeat = -1; repeat < kRepeats; ++repeat) {
+    mpi::check(MPI_Barrier(comm), "MPI_Barrier(swap)");
+    const double start = MPI_Wtime();
+    if (peer >= 0) {
+      MPI_Sendrecv(send.data(), count, MPI_CHAR, peer, 1, recv.data(), count, MPI_CHAR, peer, 1,
+                   comm, MPI_STATUS_IGNORE);
+    }
+    if (repeat >= 0) seconds += MPI_Wtime() - start;
+  }
+  double slowest = seconds / kRepeats;
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm),
+             "MPI_Allreduce(swap)");
+  return slowest;
+}
+
+// The ranks of `node`, in rank order.
+std::vector<int> ranks_of_node(const Topology& topology, int node) {
+  std::vector<int> ranks;
+  for (int rank = 0; rank < topology.size(); ++rank)
+    if (topology.node_of(rank) == node) ranks.push_back(rank);
+  return ranks;
+}
+
+constexpr std::size_t kRateBytes = std::size_t{1} << 20;
+
+// R_N: the k = min(|A|, |B|) ranks of node A each swap 1 MiB with their counterpart on node B
+// at once; each node's link out carries k MiB.
+void measure_injection(const Topology& topology, int other_node, MeasuredLinks& links) {
+  const std::vector<int> here = ranks_of_node(topology, topology.node_of(0));
+  const std::vector<int> there = ranks_of_node(topology, other_node);
+  std::vector<int> partner(static_cast<std::size_t>(topology.size()), -1);
+  const std::size_t pairs = std::min(here.size(), there.size());
+  for (std::size_t i = 0; i < pairs; ++i) {
+    partner[static_cast<std::size_t>(here[i])] = there[i];
+    partner[static_cast<std::size_t>(there[i])] = here[i];
+  }
+  const double seconds = concurrent_swap_seconds(topology.comm(), partner, kRateBytes);
+  links.injecting_ranks = static_cast<long>(pairs);
+  links.node_injection_bytes_per_second =
+      static_cast<double>(pairs) * static_cast<double>(kRateBytes) / seconds;
+}
+
+// The node's copy rate: rank 0's node's ranks swap 1 MiB in pairs (0-1, 2-3, ...) at once.
+void measure_copy(const Topology& topology, MeasuredLinks& links) {
+  const std::vector<int> here = ranks_of_node(topology, topology.node_of(0));
+  std::vector<int> partner(static_cast<std::size_t>(topology.size()), -1);
+  const std::size_t paired = here.size() / 2 * 2;
+  for (std::size_t i = 0; i < paired; i += 2) {
+    partner[static_cast<std::size_t>(here[i])] = here[i + 1];
+    partner[static_cast<std::size_t>(here[i + 1])] = here[i];
+  }
+  const double seconds = concurrent_swap_seconds(topology.comm(), partner, kRateBytes);
+  links.copying_ranks = static_cast<long>(paired);
+  links.node_copy_bytes_per_second =
+      static_cast<double>(paired) * static_cast<double>(kRateBytes) / seconds;
+}
+
+// The gap between messages in flight together, as a round of the nonblocking rows posts them:
+// a posts `count` 8 B MPI_Isend to b (b the matching MPI_Irecv), both wait, b answers once;
+// (T(32) - T(1)) / 31, the best of 5 each.
+double message_gap_seconds(MPI_Comm comm, int a, int b) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const auto burst = [&](int count) {
+    std::vector<char> words(static_cast<std::size_t>(count) * 8);
+    std::vector<MPI_Request> requests(static_cast<std::size_t>(count), MPI_REQUEST_NULL);
+    double best = 1e30;
+    for (int repeat = 0; repeat < 5; ++repeat) {
+      const double start = MPI_Wtime();
+      for (int k = 0; k < count && (rank == a || rank == b); ++k) {
+        char* word = words.data() + 8 * k;
+        if (rank == a) MPI_Isend(word, 8, MPI_CHAR, b, 2, comm, &requests[std::size_t(k)]);
+        if (rank == b) MPI_Irecv(word, 8, MPI_CHAR, a, 2, comm, &requests[std::size_t(k)]);
+      }
+      MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE);
+      if (rank == b) MPI_Send(words.data(), 1, MPI_CHAR, a, 3, comm);
+      if (rank == a) MPI_Recv(words.data(), 1, MPI_CHAR, b, 3, comm, MPI_STATUS_IGNORE);
+      best = std::min(best, MPI_Wtime() - start);
+    }
+    return best;
+  };
+  const double one = burst(1);
+  double gap = std::max(0.0, (burst(32) - one) / 31);
+  mpi::check(MPI_Bcast(&gap, 1, MPI_DOUBLE, a, comm), "MPI_Bcast(gap)");
+  return gap;
+}
+
+// The exchange's own cost per round: `pairwise` with 1 B blocks (P - 1 rounds of one byte)
+// on the whole job, its slowest rank's best of 3 after a warm-up, less what the model charges
+// its messages on `links`, per round.
+double round_overhead_seconds(const Topology& topology, const MeasuredLinks& links) {
+  const long ranks = topology.size();
+  const std::unique_ptr<ExchangePlan> plan = make_exchange("pairwise", topology, 1);
+  std::vector<std::byte> send(static_cast<std::size_t>(ranks)), recv(send.size());
+  double best = 1e30;
+  for (int repeat = -1; repeat < 3; ++repeat) {
+    mpi::check(MPI_Barrier(topology.comm()), "MPI_Barrier(round overhead)");
+    const double start = MPI_Wtime();
+    plan->run(send.data(), recv.data());
+    double seconds = MPI_Wtime() - start;
+    mpi::check(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, topology.comm()),
+               "MPI_Allreduce(round overhead)");
+    if (repeat >= 0) best = std::min(best, seconds);
+  }
+  const long per_node = topology.nodes_equal() ? topology.node_size(0) : 1;
+  schedule::ModelInputs inputs = schedule::measured_inputs(ranks, per_node, 1, links);
+  inputs.round_overhead_seconds = 0;
+  const double messages = schedule::model_direct(inputs, "pairwise").seconds;
+  return std::max(0.0, (best - messages) / static_cast<double>(ranks - 1));
+}
+
 }  // namespace
 
 MeasuredLinks measure_links(const Topology& topology) {
@@ -58,6 +181,12 @@ MeasuredLinks measure_links(const Topology& topology) {
   links.inter_measured = other_node > 0;
   if (!links.intra_measured) links.intra = links.inter;
   if (!links.inter_measured) links.inter = links.intra;
+  if (other_node > 0) measure_injection(topology, topology.node_of(other_node), links);
+  if (same_node > 0) measure_copy(topology, links);
+  if (topology.size() > 1)
+    links.message_overhead_seconds =
+        message_gap_seconds(topology.comm(), 0, other_node > 0 ? other_node : same_node);
+  if (topology.size() > 1) links.round_overhead_seconds = round_overhead_seconds(topology, links);
   return links;
 }
 

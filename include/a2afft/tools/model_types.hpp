@@ -1,0 +1,109 @@
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+// The cost model's data, defined once: the tools' a2afft::model names (model.hpp) and the
+// engine's schedule math (transpose/schedule/cost_model.hpp re-exports them into
+// a2afft::detail::schedule) are the same types, so nothing converts between them. Plain structs
+// with no dependencies, so that the engine can include them without the tools' functions.
+namespace a2afft::model {
+
+/// A message of m bytes costs alpha + m * beta.
+struct LinkCost {
+  double alpha_seconds;          ///< the latency of a message
+  double beta_seconds_per_byte;  ///< the time per byte of one rank's message: 1 / its bandwidth
+};
+
+/// The links of a real machine, as measure_link_costs() (topology.hpp) measures them: one message
+/// inside a node and one between nodes. A layout without two ranks on one node (or without two
+/// nodes) cannot measure that link; it then holds the other link's cost, and its flag is false.
+/// The rates of many ranks at once (the max-rate model's node terms) are 0 where not measured.
+struct MeasuredLinks {
+  LinkCost intra{0, 0};         ///< a message inside a node
+  LinkCost inter{0, 0};         ///< a message between nodes
+  bool intra_measured = false;  ///< whether `intra` was measured (else it is `inter`)
+  bool inter_measured = false;  ///< whether `inter` was measured (else it is `intra`)
+  /// R_N: bytes per second that k ranks of one node, each sending to its own partner on another
+  /// node at once, get out of the node together; 0: not measured (a single node).
+  double node_injection_bytes_per_second = 0;
+  /// How many ranks of the node injected at once when R_N was measured.
+  long injecting_ranks = 0;
+  /// Bytes per second that all ranks of one node, exchanging in pairs inside it at once, move
+  /// together (shared memory under contention); 0: not measured (one rank per node).
+  double node_copy_bytes_per_second = 0;
+  /// How many ranks of the node copied at once when the copy rate was measured.
+  long copying_ranks = 0;
+  /// The gap between small messages of one rank in flight at once (LogGP's o, or g where larger):
+  /// what each further message of a round costs its sender; 0: not measured.
+  double message_overhead_seconds = 0;
+  /// What a round of an exchange costs beyond its messages: the exchange's own work per round
+  /// (its loop, packing, bookkeeping; in a simulator, the host time it injects), measured as
+  /// the residual per round of `pairwise` with 1 B blocks over the model's price; 0: not
+  /// measured.
+  double round_overhead_seconds = 0;
+};
+
+/// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
+/// node, blocks of `block_bytes`, one LinkCost inside a node and one between nodes. A round
+/// costs what its slowest message costs. The trailing terms make it a max-rate model
+/// ([max-rate-2016]): the k ranks of a node that send off-node in a round share the node's
+/// injection rate R_N, so a message of m bytes costs alpha + max(m * beta, k * m / R_N); the j
+/// ranks copying inside a node share its memory the same way; each message after a rank's first
+/// in a round costs the overhead o. A rate of 0 means no such limit (the alpha-beta model).
+struct ModelInputs {
+  long ranks;               ///< P
+  long ranks_per_node;      ///< Q
+  std::size_t block_bytes;  ///< the exchange's blocks
+  LinkCost intra;           ///< a message inside a node
+  LinkCost inter;           ///< a message between nodes
+  /// R_N: the node's injection rate shared by its ranks sending off-node; 0: unlimited.
+  double node_injection_bytes_per_second = 0;
+  /// The node's shared-memory rate shared by its ranks copying inside it; 0: unlimited.
+  double node_copy_bytes_per_second = 0;
+  /// o: what each message costs its sender beyond the first of a round; 0: nothing.
+  double message_overhead_seconds = 0;
+  /// What each round costs beyond its messages (MeasuredLinks::round_overhead_seconds).
+  double round_overhead_seconds = 0;
+};
+
+/// Where a prediction's time goes: the terms add up to ModelResult::seconds.
+struct ModelTerms {
+  double latency_seconds = 0;    ///< alpha of every round's slowest message
+  double overhead_seconds = 0;   ///< o of further messages, and each round's own overhead
+  double bandwidth_seconds = 0;  ///< bytes * beta: one rank's own link or copy rate
+  double injection_seconds = 0;  ///< what the node's shared link out adds (max-rate)
+  double copy_seconds = 0;       ///< what the node's shared memory adds under contention
+};
+
+/// What one algorithm costs on ModelInputs.
+struct ModelResult {
+  /// As Exchange::describe() would print it.
+  std::string algorithm;
+  /// K: rounds of messages.
+  long rounds = 0;
+  /// D: blocks each rank sends, forwarded ones included.
+  long blocks = 0;
+  /// The bytes each rank sends: D blocks.
+  double bytes_per_rank = 0;
+  /// The messages that leave each node in one exchange.
+  long inter_node_messages_per_node = 0;
+  /// Bytes one node sends to other nodes, forwarded ones included: what its link out carries.
+  double inter_node_bytes_per_node = 0;
+  /// The predicted time of one exchange.
+  double seconds = 0;
+  /// `seconds`, term by term.
+  ModelTerms terms;
+};
+
+/// How a factor schedule loads the network ports of nodes (ranks numbered node by node): its
+/// steps, the steps in which a node has a rank talking off-node (fewest and most over nodes),
+/// and the most of a node's ranks talking off-node in one step.
+struct FactorNodeLoad {
+  long steps = 0;                    ///< the schedule's steps
+  long fewest_inter_node_steps = 0;  ///< of a node with a rank talking off-node: fewest
+  long most_inter_node_steps = 0;    ///< ... and most, over the nodes
+  long most_off_node_at_once = 0;    ///< most of a node's ranks talking off-node in a step
+};
+
+}  // namespace a2afft::model
