@@ -144,6 +144,28 @@ TEST(OpenMpiForcing, without_dynamic_rules_every_forced_row_is_refused) {
   }
 }
 
+// MPICH 4.0.2's descriptions as MPI_T gives them (lines joined without separators): the list
+// must come out item by item, whichever library runs the test.
+TEST(VendorRows, mpich_descriptions_are_read_item_by_item) {
+  const std::string alltoall =
+      "Variable to select alltoall algorithmauto - Internal algorithm selection (can be "
+      "overridden with MPIR_CVAR_COLL_SELECTION_TUNING_JSON_FILE)brucks                    - "
+      "Force brucks algorithmnb                        - Force nonblocking "
+      "algorithmpairwise                  - Force pairwise algorithmpairwise_sendrecv_replace - "
+      "Force pairwise sendrecv replace algorithmscattered                 - Force scattered "
+      "algorithm";
+  EXPECT_EQ(algorithms::vendor::listed_in_description(alltoall),
+            (std::vector<std::string>{"auto", "brucks", "nb", "pairwise",
+                                      "pairwise_sendrecv_replace", "scattered"}));
+  const std::string fallback =
+      "Variable to control what the MPI library should do if theuser-specified collective "
+      "algorithm does not work for thearguments passed in by the user.error   - throw an "
+      "errorprint   - print an error message and fallback to the internally selected "
+      "algorithmsilent  - silently fallback to the internally selected algorithm";
+  EXPECT_EQ(algorithms::vendor::listed_in_description(fallback),
+            (std::vector<std::string>{"error", "print", "silent"}));
+}
+
 TEST(VendorRows, an_algorithm_the_library_does_not_list_is_an_error_naming_the_list) {
   if (!selector().unavailable.empty()) GTEST_FAIL() << selector().unavailable;
   try {

@@ -48,24 +48,40 @@
 
 namespace a2afft::detail::algorithms {
 namespace vendor {
-namespace {
 
-// The items an MPICH 4.0 description lists, in value order: each `name   - meaning`. MPI_T
-// gives the lines joined without separators, so an item's name may follow the previous line's
-// last word, which is `algorithm` or `algorithms` in every MPICH collective selector.
+// MPI_T gives MPICH 4.0's description lines joined without separators, so an item's name may
+// follow the previous line's last word ("...Force brucks algorithmnb   - Force ..."). The names
+// of the items after the first are padded to one column; the narrowest padded item that is not
+// glued (two or more spaces before its `-`) gives the column's width, and a wider one's name is
+// its last (width - spaces) characters. The first item ("auto - ...") is not padded; it follows
+// the opening sentence, which ends in "algorithm".
 std::vector<std::string> listed_in_description(const std::string& text) {
-  static const std::regex item("([A-Za-z0-9_]+) +- ");
-  static const std::regex glued("^algorithms?(.+)$");
-  std::vector<std::string> names;
+  static const std::regex item("([A-Za-z0-9_]+)( +)- ");
+  static const std::regex opening("^algorithm(.+)$");
+  std::vector<std::pair<std::string, std::size_t>> found;  // (token, spaces)
+  std::size_t column = std::string::npos;
   for (auto it = std::sregex_iterator(text.begin(), text.end(), item); it != std::sregex_iterator();
        ++it) {
-    std::string name = (*it)[1];
+    const std::size_t spaces = static_cast<std::size_t>((*it)[2].length());
+    found.emplace_back((*it)[1], spaces);
+    if (spaces >= 2) column = std::min(column, found.back().first.size() + spaces);
+  }
+  std::vector<std::string> names;
+  for (const auto& [token, spaces] : found) {
+    const std::size_t width = token.size() + spaces;
     std::smatch unglued;
-    if (std::regex_match(name, unglued, glued)) name = unglued[1];
-    names.push_back(name);
+    if (column != std::string::npos && width > column) {
+      names.push_back(token.substr(width - column));
+    } else if (width < column && std::regex_match(token, unglued, opening)) {
+      names.push_back(unglued[1]);
+    } else {
+      names.push_back(token);
+    }
   }
   return names;
 }
+
+namespace {
 
 // A variable's (value, name) items: its MPI_T enumeration, else its description's list.
 std::vector<std::pair<int, std::string>> items_of(const mpi::ControlVariable& variable) {

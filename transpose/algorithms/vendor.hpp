@@ -35,6 +35,10 @@ struct Selector {
   int value_of(const std::string& name) const;
 };
 
+/// The item names an MPICH 4.0 control variable's description lists, in value order (MPICH
+/// 4.0 gives its algorithms there, not as an MPI_T enumeration).
+std::vector<std::string> listed_in_description(const std::string& text);
+
 /// The running library's selector; local MPI_T calls, legal before MPI_Init.
 const Selector& selector();
 
