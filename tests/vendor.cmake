@@ -38,3 +38,19 @@ else()
   a2afft_add_mpi_test(NAME vendor.forcing TARGET vendor_forcing_test RANKS 2 3
                       LABELS conformance ARGS --gtest_filter=MpichForcing.*:VendorRows.*)
 endif()
+
+# `a2afft list` shows the vendor rows the running library offers, and `--exchange all` runs them
+# (under Open MPI with the variable tuned needs; each row's name in the report names its
+# algorithm).
+a2afft_mpiexec_command(_vendor_launcher1 1)
+add_test(NAME cli.list_offers_vendor_rows COMMAND ${_vendor_launcher1} $<TARGET_FILE:a2afft> list)
+set_tests_properties(cli.list_offers_vendor_rows PROPERTIES LABELS cli TIMEOUT 60
+                     ENVIRONMENT "${A2AFFT_MPI_TEST_ENV}"
+                     PASS_REGULAR_EXPRESSION "Offered by this MPI library[^\n]*\n  mpi:alg=[a-z_]+\n")
+a2afft_mpiexec_command(_vendor_launcher2 2)
+add_test(NAME cli.all_runs_vendor_rows
+         COMMAND ${_vendor_launcher2} $<TARGET_FILE:a2afft> alltoall --exchange all --sizes 16
+                 --iters 2 --warmup 1 --validate)
+set_tests_properties(cli.all_runs_vendor_rows PROPERTIES LABELS cli TIMEOUT 120
+                     ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};${_vendor_env}"
+                     PASS_REGULAR_EXPRESSION " mpi\\(alg=[a-z_]+\\) +[0-9.]+ [^\n]* PASS\n")
