@@ -54,7 +54,8 @@ struct ExchangeInfo {
   std::vector<std::string> (*offered)() = nullptr;
   /// The pure check before any plan: throws UsageError for a bad parameter value (a spec
   /// error on every layout) and returns why `layout` cannot run the backend, or "" when it can.
-  /// No MPI call, so every rank gets the same answer. nullptr: no values to check, runs anywhere.
+  /// No MPI call (the vendor row's local MPI_T queries of the library aside), so every rank
+  /// gets the same answer. nullptr: no values to check, runs anywhere.
   std::string (*validate)(const RankLayout& layout, const Params& params);
   /// Builds the plan of a validated spec.
   std::unique_ptr<ExchangePlan> (*make)(const ExchangeProblem& problem, const Params& params);
