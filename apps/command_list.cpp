@@ -34,6 +34,19 @@ void print_markdown(const std::vector<BackendInfo>& infos) {
   }
 }
 
+// The specs the running MPI library offers (the vendor rows, read through MPI_T).
+void print_offered(const std::vector<BackendInfo>& infos) {
+  std::cout << "\nOffered by this MPI library (read at run time through MPI_T):\n";
+  bool any = false;
+  for (const BackendInfo& info : infos) {
+    for (const std::string& spec : info.offered) {
+      std::cout << "  " << spec << '\n';
+      any = true;
+    }
+  }
+  if (!any) std::cout << "  none (the library lists no alltoall algorithm to force)\n";
+}
+
 }  // namespace
 
 Runner add_list(CLI::App& app) {
@@ -74,6 +87,7 @@ Runner add_list(CLI::App& app) {
         std::cout << "  " << info.name << ':' << param.key << "  " << param.meaning << '\n';
       }
     }
+    print_offered(infos);
     std::cout << "\nSources:\n";
     for (const BackendInfo& info : infos) {
       std::cout << "  " << info.name << "  " << info.source << '\n';

@@ -95,8 +95,11 @@ std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>
   for (const std::string& value : values) {
     for (const std::string& text : split_specs(value)) {
       if (text == "all") {
-        for (BackendInfo& backend : backends())
+        for (BackendInfo& backend : backends()) {
           specs.push_back({std::move(backend.name), true});
+          for (std::string& offered : backend.offered)
+            specs.push_back({std::move(offered), true});
+        }
         continue;
       }
       specs.push_back({canonical_spec(text), false});

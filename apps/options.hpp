@@ -34,7 +34,8 @@ struct ExchangeChoice {
 };
 
 /// The specs behind repeated `--exchange` values, each a comma list, checked once here and passed
-/// on as canonical texts; `all` stands for every registered backend with its defaults. Names and
+/// on as canonical texts; `all` stands for every registered backend with its defaults, and for the
+/// MPI library's own algorithms (mpi:alg=NAME, BackendInfo::offered). Names and
 /// keys are checked against the backends here, so a typo fails before anything runs.
 std::vector<ExchangeChoice> expand_exchange_specs(const std::vector<std::string>& values);
 

@@ -23,6 +23,7 @@ std::vector<BackendInfo> backends() {
           {std::string(param.key), std::string(param.default_value), std::string(param.meaning)});
     }
     row.examples.assign(info->examples.begin(), info->examples.end());
+    if (info->offered != nullptr) row.offered = info->offered();
     row.split_phase = info->split_phase == detail::SplitPhase::yes           ? "yes"
                       : info->split_phase == detail::SplitPhase::chosen_plan ? "as chosen"
                                                                              : "no";

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <initializer_list>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -29,6 +30,9 @@ class Params {
   /// One of `valid`; absent or `auto` gives `fallback`.
   std::string_view word(std::string_view key, std::string_view fallback,
                         std::initializer_list<std::string_view> valid) const;
+  /// The same for choices known only at run time (what the running MPI library offers).
+  std::string_view word(std::string_view key, std::string_view fallback,
+                        std::span<const std::string> valid) const;
 
  private:
   const Spec& spec_;

@@ -47,9 +47,15 @@ struct ExchangeInfo {
   std::span<const ParamInfo> params;
   /// Specs worth running: shown by `a2afft list` and all run by the conformance test.
   std::span<const std::string_view> examples;
+  /// The specs the running MPI library offers, read at run time (the vendor rows
+  /// mpi:alg=NAME, one per algorithm MPI_T lists): `a2afft list` shows them, `--exchange all`
+  /// and the conformance test run them beside the examples. Local MPI_T calls, legal before
+  /// MPI_Init, the same on every rank. nullptr: none.
+  std::vector<std::string> (*offered)() = nullptr;
   /// The pure check before any plan: throws UsageError for a bad parameter value (a spec
   /// error on every layout) and returns why `layout` cannot run the backend, or "" when it can.
-  /// No MPI call, so every rank gets the same answer. nullptr: no values to check, runs anywhere.
+  /// No MPI call (the vendor row's local MPI_T queries of the library aside), so every rank
+  /// gets the same answer. nullptr: no values to check, runs anywhere.
   std::string (*validate)(const RankLayout& layout, const Params& params);
   /// Builds the plan of a validated spec.
   std::unique_ptr<ExchangePlan> (*make)(const ExchangeProblem& problem, const Params& params);

@@ -33,13 +33,18 @@ struct BackendInfo {
   std::vector<BackendParameter> parameters;
   /// Specs worth running, e.g. `tra:radix=4`.
   std::vector<std::string> examples;
+  /// The specs the running MPI library offers, read at run time: `mpi:alg=NAME` for each
+  /// algorithm its MPI_T control variable lists (Open MPI's coll_tuned_alltoall_algorithm,
+  /// MPICH's MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM). The a2afft command's `--exchange all` runs
+  /// each; one that cannot be forced here is refused with the reason.
+  std::vector<std::string> offered;
   /// Whether Exchange::start() returns with messages in flight: "yes", "no" (all the work in
   /// start()), or "as chosen" (auto: as the backend it picks).
   std::string split_phase;
 };
 
 /// Every backend make_exchange() knows, in the order `a2afft list` shows them; the a2afft
-/// command's `--exchange all` stands for each of them with its defaults.
+/// command's `--exchange all` stands for each of them with its defaults and its offered specs.
 std::vector<BackendInfo> backends();
 
 /// Splits a comma-separated list of specs. An item of the form `key=value` continues the spec

@@ -71,6 +71,11 @@ std::vector<std::string> all_example_specs() {
   for (const ExchangeInfo* info : registered_exchanges()) {
     for (std::string_view example : info->examples)
       specs.push_back(testing_support::quick_to_check(std::string(example)));
+    // The MPI library's own algorithms (mpi:alg=NAME), read through MPI_T before MPI_Init.
+    if (info->offered != nullptr) {
+      for (const std::string& offered : info->offered())
+        specs.push_back(offered);
+    }
   }
   return specs;
 }

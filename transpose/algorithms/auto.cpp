@@ -4,7 +4,8 @@
 // Source: the open problem of [tra-2024] §VII and [node-aware-2025] §5; FFTW's planner and
 // wisdom [fftw-2005]. (docs/bibliography.md has the keys.)
 // Steps (mode=measure, the default): build every candidate that the layout admits, as each
-//   registry row names them (auto_candidates): mpi, pairwise, nonblocking, factor; tra at
+//   registry row names them (auto_candidates): mpi and each of the MPI library's own
+//   algorithms it can force here (mpi:alg=NAME), pairwise, nonblocking, factor; tra at
 //   radices 2, floor/ceil sqrt P, ceil sqrt P + 1, P and the alpha-beta model's best radix for
 //   this block size; tra2 at r1 in {2, ceil sqrt Q, Q}, r2 in {2, N}; hierarchical,
 //   multileader, node-aware and locality-aware with inner pairwise and nonblocking; onmpml
