@@ -187,6 +187,32 @@ std::unique_ptr<SplitCall> new_call(detail::ExchangePlan* plan, const Side& send
 
 }  // namespace
 
+namespace {
+
+// Plans a nonblocking or persistent MPI_Alltoall (`call`): when the backend takes it, `keep`
+// gets the new call; otherwise the reason is logged once (after `fallback`). Counted either way.
+// Returns whether it was routed.
+template <class Keep>
+bool route_split(const Side& send, const Side& recv, MPI_Comm comm, const char* call,
+                 const char* kind, bool persistent, const char* fallback, Keep keep) {
+  const Setup& s = setup(comm);
+  const double start = PMPI_Wtime();
+  CommCache& cache = cache_of(comm, s);
+  const std::size_t known = cache.split_plans.size() + cache.refusals.size();
+  std::string why;
+  detail::ExchangePlan* plan = split_plan(send, recv, comm, s, cache, call, &why);
+  if (plan != nullptr) {
+    keep(new_call(plan, send, recv, comm, cache, kind, persistent));
+  } else if (s.alltoall) {
+    log_once(comm, cache, std::string(kind) + ": " + fallback + ": " + why);
+  }
+  count_start(cache, kind, recv, comm, start, plan, why,
+              cache.split_plans.size() + cache.refusals.size() != known);
+  return plan != nullptr;
+}
+
+}  // namespace
+
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
               const char* kind) {
@@ -197,25 +223,13 @@ int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* r
   if (inside_a2afft) return vendor();
   const Setup& s = setup(comm);
   if (!s.alltoall && !s.counting()) return vendor();
-  const double start = PMPI_Wtime();
-  CommCache& cache = cache_of(comm, s);
-  const Side send{sendbuf, sendcount, sendtype}, recv{recvbuf, recvcount, recvtype};
-  const std::size_t known = cache.split_plans.size() + cache.refusals.size();
-  std::string why;
-  detail::ExchangePlan* plan = split_plan(send, recv, comm, s, cache, "MPI_Ialltoall", &why);
-  int rc = MPI_SUCCESS;
-  if (plan == nullptr) {
-    rc = vendor();
-    if (s.alltoall)
-      log_once(comm, cache, std::string(kind) + ": fallback to PMPI_Ialltoall: " + why);
-  } else {
-    auto call = new_call(plan, send, recv, comm, cache, kind, false);
-    PMPI_Grequest_start(query_status, free_call, refuse_cancel, call.get(), request);
-    start_call(keep_call(std::move(call), *request));
-  }
-  count_start(cache, kind, recv, comm, start, plan, why,
-              cache.split_plans.size() + cache.refusals.size() != known);
-  return rc;
+  const bool routed = route_split(
+      {sendbuf, sendcount, sendtype}, {recvbuf, recvcount, recvtype}, comm, "MPI_Ialltoall", kind,
+      false, "fallback to PMPI_Ialltoall", [&](std::unique_ptr<SplitCall> call) {
+        PMPI_Grequest_start(query_status, free_call, refuse_cancel, call.get(), request);
+        start_call(keep_call(std::move(call), *request));
+      });
+  return routed ? MPI_SUCCESS : vendor();
 }
 
 #if A2AFFT_HAVE_ALLTOALL_INIT
@@ -228,19 +242,9 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   if (inside_a2afft || rc != MPI_SUCCESS) return rc;
   const Setup& s = setup(comm);
   if (!s.alltoall && !s.counting()) return rc;
-  const double start = PMPI_Wtime();
-  CommCache& cache = cache_of(comm, s);
-  const Side send{sendbuf, sendcount, sendtype}, recv{recvbuf, recvcount, recvtype};
-  const std::size_t known = cache.split_plans.size() + cache.refusals.size();
-  std::string why;
-  detail::ExchangePlan* plan = split_plan(send, recv, comm, s, cache, "MPI_Alltoall_init", &why);
-  if (plan == nullptr) {
-    if (s.alltoall) log_once(comm, cache, std::string(kind) + ": left to the library: " + why);
-  } else {
-    keep_call(new_call(plan, send, recv, comm, cache, kind, true), *request);
-  }
-  count_start(cache, kind, recv, comm, start, plan, why,
-              cache.split_plans.size() + cache.refusals.size() != known);
+  route_split({sendbuf, sendcount, sendtype}, {recvbuf, recvcount, recvtype}, comm,
+              "MPI_Alltoall_init", kind, true, "left to the library",
+              [&](std::unique_ptr<SplitCall> call) { keep_call(std::move(call), *request); });
   return rc;
 }
 #endif
