@@ -29,7 +29,17 @@
 
 namespace a2afft::preload {
 
-thread_local bool inside_a2afft = false;
+thread_local bool inside_a2afft __attribute__((tls_model("initial-exec"))) = false;
+
+namespace {
+// The last communicator looked up and its cache: applications call on one communicator many
+// times in a row, and PMPI_Comm_get_attr is a hash lookup. Forgotten when that cache is freed
+// (a new communicator may get the freed one's handle).
+struct LastLookup {
+  MPI_Comm comm = MPI_COMM_NULL;
+  CommCache* cache = nullptr;
+} last_lookup;
+}  // namespace
 
 namespace {
 
@@ -42,12 +52,14 @@ std::vector<std::unique_ptr<CommCache>>& live_caches() {
 
 int delete_cache(MPI_Comm, int, void* attribute, void*) {
   auto* cache = static_cast<CommCache*>(attribute);
+  if (last_lookup.cache == cache) last_lookup = {};
   std::erase_if(live_caches(),
                 [&](const std::unique_ptr<CommCache>& owned) { return owned.get() == cache; });
   return MPI_SUCCESS;
 }
 
 int delete_all_at_finalize(MPI_Comm, int, void*, void*) {
+  last_lookup = {};
   live_caches().clear();
   return MPI_SUCCESS;
 }
@@ -144,15 +156,24 @@ const detail::Topology& CommCache::topo(MPI_Comm comm) {
 }
 
 CommCache& cache_of(MPI_Comm comm, const Setup& s) {
+  if (comm == last_lookup.comm && last_lookup.cache != nullptr) return *last_lookup.cache;
   void* attribute = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, s.cache_key, &attribute, &found);
-  if (found) return *static_cast<CommCache*>(attribute);
+  if (found) {
+    last_lookup = {comm, static_cast<CommCache*>(attribute)};
+    return *last_lookup.cache;
+  }
   auto cache = std::make_unique<CommCache>();
+  PMPI_Comm_size(comm, &cache->ranks);
+  int inter = 0;
+  PMPI_Comm_test_inter(comm, &inter);
+  cache->inter = inter != 0;
   cache->record = new_record(comm);
   CommCache* raw = cache.get();
   live_caches().push_back(std::move(cache));
   PMPI_Comm_set_attr(comm, s.cache_key, raw);
+  last_lookup = {comm, raw};
   return *raw;
 }
 

@@ -98,11 +98,9 @@ void start_call(SplitCall& call) {
   if (const auto earlier = busy_plans().find(call.plan); earlier != busy_plans().end()) {
     advance(*earlier->second, true);
   }
-  int ranks = 0;
-  PMPI_Comm_size(call.comm, &ranks);
   inside_a2afft = true;
   try {
-    call.blocks.emplace(call.send, call.recv, ranks, call.comm, call.staging);
+    call.blocks.emplace(call.send, call.recv, call.cache->ranks, call.comm, call.staging);
     call.plan->start(call.blocks->send(), call.blocks->recv());
   } catch (const std::exception& error) {
     inside_a2afft = false;
@@ -139,7 +137,7 @@ detail::ExchangePlan* split_plan(const Side& send, const Side& recv, MPI_Comm co
     return nullptr;
   }
   std::size_t block_bytes = 0;
-  *why = alltoall_obstacle(send, recv, comm, &block_bytes);
+  *why = alltoall_obstacle(send, recv, cache, comm, &block_bytes);
   if (!why->empty()) return nullptr;
   inside_a2afft = true;
   detail::ExchangePlan* plan =

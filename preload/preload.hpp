@@ -97,13 +97,13 @@ class StagedBlocks {
   std::byte* recv_;
 };
 
+struct CommCache;
 /// Why no rank can route this MPI_Alltoall (the same answer on every rank: alltoall.cpp), or
 /// "" when every rank routes it. Aborts on an erroneous call whose send and receive blocks
 /// differ in size on this rank.
-std::string alltoall_obstacle(const Side& send, const Side& recv, MPI_Comm comm,
-                              std::size_t* block_bytes);
+std::string alltoall_obstacle(const Side& send, const Side& recv, const CommCache& cache,
+                              MPI_Comm comm, std::size_t* block_bytes);
 
-struct CommCache;
 /// The plan of A2AFFT_ALLTOALL for `block_bytes` in `plans` (made at the first call, logged
 /// under the name of `call`), or nullptr when the backend refuses the layout (`why` says why).
 /// Collective at the first call.
@@ -114,6 +114,8 @@ detail::ExchangePlan* alltoall_plan(
 
 /// What one communicator has cached (an attribute of it).
 struct CommCache {
+  int ranks = 0;  // its size and kind, fixed for its life: asked once, not per call
+  bool inter = false;
   std::unique_ptr<detail::Topology> topology;  // made at the first plan (collective)
   std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>> plans;  // by block bytes
   // MPI_Ialltoall's and MPI_Alltoall_init's plans, apart from the blocking calls' (nonblocking.cpp)
@@ -143,7 +145,9 @@ void log_once(MPI_Comm comm, CommCache& cache, const std::string& line);
 std::string contiguity(MPI_Datatype type, const char* side, MPI_Count* size);
 
 /// Backends may call MPI_Alltoall(v) themselves (`mpi`, inner=mpi): those go to the library.
-extern thread_local bool inside_a2afft;
+// Initial-exec: the drop-in is loaded at start (LD_PRELOAD), so its thread-local sits in the
+// static TLS block and each test of it is one load, not a __tls_get_addr call.
+extern thread_local bool inside_a2afft __attribute__((tls_model("initial-exec")));
 
 /// MPI_Alltoall / MPI_Alltoallv, routed or not; `kind` names the call and binding in logs and
 /// the report ("MPI_Alltoall (C)", "MPI_Alltoall (Fortran)").
