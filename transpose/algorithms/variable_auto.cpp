@@ -43,6 +43,9 @@ std::vector<Spec> variable_candidates(const VariableProblem& problem) {
   for (const ExchangeInfo* info : registered_exchanges()) {
     if (info->auto_candidates == nullptr) continue;
     for (const Spec& spec : info->auto_candidates(layout, problem.send.bytes[0])) {
+      // A uniform spec named like a variable row (mpi:alg=NAME) would be built as that row,
+      // which takes none of its parameters: the variable row stands for it.
+      if (find_variable_exchange(spec.name) != nullptr) continue;
       if (exchange_refusal(spec, layout).empty()) add(spec);
     }
   }
