@@ -160,6 +160,8 @@ endforeach()
 # block size and its MPI_Alltoall calls are routed (the report: none falls back).
 add_executable(preload_overhead preload/overhead.c)
 target_link_libraries(preload_overhead PRIVATE a2afft::a2afft MPI::MPI_C)
+# Linked as C++: the sanitized build's liba2afft needs UBSan's C++ runtime, which a C link omits.
+set_target_properties(preload_overhead PROPERTIES LINKER_LANGUAGE CXX)
 a2afft_mpiexec_command(launcher_overhead 2)
 add_test(NAME preload.overhead_tool
          COMMAND ${preload_check} ${launcher_overhead} -- $<TARGET_FILE:preload_overhead> 3 --
