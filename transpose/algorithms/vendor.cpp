@@ -169,6 +169,18 @@ int Selector::value_of(const std::string& name) const {
 }
 
 const Selector& selector() {
+  // Before MPI_Init (the unit tests, a command's parsing) MPI_T is not touched: starting it
+  // alone made Open MPI register components whose buffers outlive the process.
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    static const Selector before_init = [] {
+      Selector none;
+      none.unavailable = "the MPI library's algorithms are read through MPI_T after MPI_Init";
+      return none;
+    }();
+    return before_init;
+  }
   static const Selector read = read_selector();
   return read;
 }
