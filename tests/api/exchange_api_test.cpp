@@ -30,8 +30,9 @@ void fill_send(std::byte* send, int rank, int ranks, std::size_t block_bytes) {
       send[static_cast<std::size_t>(to) * block_bytes + i] = pattern(rank, to, i);
 }
 
-// How a test runs the exchange: run(), or start(), other work, finish().
-enum class Call { run, start_and_finish };
+// How a test runs the exchange: run(); start(), other work, finish(); or start(), test() until
+// done, finish().
+enum class Call { run, start_and_finish, start_test_finish };
 
 // Runs `exchange` once on `send` and `recv` (its buffer_bytes() each) and returns the wrong
 // bytes received over all its ranks.
@@ -43,6 +44,11 @@ long wrong_bytes_after_run(a2afft::Exchange& exchange, std::byte* send, std::byt
   std::memset(recv, 0xEE, exchange.buffer_bytes());
   if (call == Call::run) {
     exchange.run(send, recv);
+  } else if (call == Call::start_test_finish) {
+    exchange.start(send, recv);
+    while (!exchange.test()) {
+    }
+    exchange.finish();
   } else {
     exchange.start(send, recv);
     // Work of the caller's own while the messages are in flight, MPI traffic included.
@@ -106,6 +112,7 @@ TEST(MakeExchange, start_and_finish_overlap_where_the_backend_can_and_move_the_s
     const bool split = std::string(spec) == "mpi" || std::string(spec) == "nonblocking";
     EXPECT_EQ(exchange->overlaps(), split) << spec;
     EXPECT_EQ(wrong_bytes_after_run(*exchange, MPI_COMM_WORLD, Call::start_and_finish), 0) << spec;
+    EXPECT_EQ(wrong_bytes_after_run(*exchange, MPI_COMM_WORLD, Call::start_test_finish), 0) << spec;
     EXPECT_THROW(exchange->finish(), a2afft::UsageError) << spec;
   }
   const auto exchange = a2afft::make_exchange(MPI_COMM_WORLD, 8, "nonblocking");
