@@ -154,10 +154,9 @@ detail::ExchangePlan* split_plan(const Side& send, const Side& recv, MPI_Comm co
 void count_start(CommCache& cache, const char* kind, const Side& recv, MPI_Comm comm, double start,
                  detail::ExchangePlan* plan, const std::string& why, bool planned) {
   if (!setup(comm).counting()) return;
-  int ranks = 1, type_bytes = 0;
-  PMPI_Comm_size(comm, &ranks);
+  int type_bytes = 0;
   PMPI_Type_size(recv.type, &type_bytes);
-  count_call(cache, kind, static_cast<double>(type_bytes) * recv.count * ranks,
+  count_call(cache, kind, static_cast<double>(type_bytes) * recv.count * cache.ranks,
              PMPI_Wtime() - start, plan ? cache.descriptions[plan] : kNotRouted, why, planned);
 }
 
