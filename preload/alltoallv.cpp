@@ -193,7 +193,7 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
   if (inside_a2afft) return vendor();
   const Setup& s = setup(comm);
   if (!s.alltoallv && !s.counting()) return vendor();
-  const double start = PMPI_Wtime();
+  const double start = s.call_start();
   CommCache& cache = cache_of(comm, s);
   Layout layout;
   std::string why = s.alltoallv ? local_obstacle(sendbuf, sendcounts, sdispls, sendtype, recvbuf,

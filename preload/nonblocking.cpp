@@ -193,7 +193,7 @@ template <class Keep>
 bool route_split(const Side& send, const Side& recv, MPI_Comm comm, const char* call,
                  const char* kind, bool persistent, const char* fallback, Keep keep) {
   const Setup& s = setup(comm);
-  const double start = PMPI_Wtime();
+  const double start = s.call_start();
   CommCache& cache = cache_of(comm, s);
   const std::size_t known = cache.split_plans.size() + cache.refusals.size();
   std::string why;
@@ -252,7 +252,7 @@ namespace {
 int start_one(MPI_Request* request) {
   SplitCall* call = find_call(*request);
   if (call == nullptr || !call->persistent) return PMPI_Start(request);
-  const double start = PMPI_Wtime();
+  const double start = setup(call->comm).call_start();
   start_call(*call);
   count_start(*call->cache, "MPI_Start (C)", call->recv, call->comm, start, call->plan, "", false);
   return MPI_SUCCESS;
