@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # usage: on_hosts.sh CLUSTER_SCRIPT A2AFFT HOSTS "MPIRUN_OPTIONS" [--rank-hosts H0,H1,...]
-#                    -- COMMAND [ARGS...]
+#                    [--] COMMAND [ARGS...]
 # Runs COMMAND on emulated hosts (scripts/cluster --hosts HOSTS) after making sure that the MPI
 # library really sees them as nodes: with no virtual layout in the environment, `a2afft
 # topology` on the same hosts must report one real node per host, of HOSTS' sizes, on hosts
@@ -16,8 +16,10 @@ if [ "${1:-}" = "--rank-hosts" ]; then
   rank_hosts=$2
   shift 2
 fi
-[ "${1:-}" = "--" ] || { echo "usage: $0 CLUSTER_SCRIPT A2AFFT HOSTS \"MPIRUN_OPTIONS\" [--rank-hosts H0,H1,...] -- COMMAND..." >&2; exit 2; }
-shift
+# The `--` may be left out, so that a script that appends its own `--` sections to a launcher
+# (check_run.sh) can use this one as its launcher.
+[ "${1:-}" = "--" ] && shift
+[ $# -gt 0 ] || { echo "usage: $0 CLUSTER_SCRIPT A2AFFT HOSTS \"MPIRUN_OPTIONS\" [--rank-hosts H0,H1,...] [--] COMMAND..." >&2; exit 2; }
 fail() {
   echo "FAILED: $*" >&2
   exit 1
