@@ -21,6 +21,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "mpi/datatype.hpp"
 #include "preload.hpp"
 
 namespace a2afft::preload {
@@ -70,6 +71,29 @@ bool needs_staging(const Side& side) {
   return !contiguity(side.type, "", &size).empty();
 }
 
+// A piece's elements as the (buffer, count, type) that PMPI_Pack and PMPI_Unpack are given.
+// MPICH 4.0 refuses both at a null address (pmodels/mpich#6410, fixed in 4.1), which is where an
+// MPI_BOTTOM side's first piece lies (its datatype holds absolute addresses): that piece is
+// described instead as one struct of its elements placed relative to `anchor`, any valid address,
+// which names the same bytes.
+struct PackArgument {
+  void* buffer;
+  int count;
+  MPI_Datatype type;
+  detail::mpi::Datatype rebased;  // owns `type` when made here
+};
+
+PackArgument pack_argument(void* user, int count, MPI_Datatype type, std::byte* anchor) {
+  if (user != nullptr) return {user, count, type, {}};
+  MPI_Aint anchor_address = 0;
+  PMPI_Get_address(anchor, &anchor_address);
+  const MPI_Aint displacement = MPI_Aint_diff(MPI_Aint{0}, anchor_address);
+  MPI_Datatype made = MPI_DATATYPE_NULL;
+  PMPI_Type_create_struct(1, &count, &displacement, &type, &made);
+  PMPI_Type_commit(&made);
+  return {anchor, 1, made, detail::mpi::Datatype(made)};
+}
+
 // Packs (or, with `unpack`, unpacks) `elements` of the side's type at its buffer to or from
 // `stage`, in pieces whose packed size fits PMPI_Pack's int sizes.
 void stage_elements(const Side& side, MPI_Count elements, std::byte* stage, bool unpack,
@@ -86,10 +110,11 @@ void stage_elements(const Side& side, MPI_Count elements, std::byte* stage, bool
     // absolute.
     void* user = reinterpret_cast<void*>(base + static_cast<std::uintptr_t>(first * extent));
     std::byte* packed = stage + first * element_bytes;
+    const PackArgument at = pack_argument(user, count, side.type, stage);
     int position = 0;
-    const int rc = unpack
-                       ? PMPI_Unpack(packed, piece_bytes, &position, user, count, side.type, comm)
-                       : PMPI_Pack(user, count, side.type, packed, piece_bytes, &position, comm);
+    const int rc =
+        unpack ? PMPI_Unpack(packed, piece_bytes, &position, at.buffer, at.count, at.type, comm)
+               : PMPI_Pack(at.buffer, at.count, at.type, packed, piece_bytes, &position, comm);
     if (rc != MPI_SUCCESS) throw Error(unpack ? "PMPI_Unpack failed" : "PMPI_Pack failed");
   }
 }
