@@ -1,4 +1,5 @@
-// The Fortran bindings of MPI_Alltoall, MPI_Alltoallv and MPI_Finalize. Open MPI's Fortran
+// The Fortran bindings of MPI_Alltoall, MPI_Alltoallv, MPI_Ialltoall, the MPI_Wait/Test family
+// and MPI_Finalize. Open MPI's Fortran
 // wrappers (libmpi_mpifh: mpif.h and `use mpi`) call PMPI_Alltoall directly, so a Fortran
 // program never reaches the C MPI_Alltoall above: the drop-in must define the Fortran symbols
 // themselves, under every name mangling the libraries export (`nm -D`):
@@ -11,6 +12,23 @@
 //    MPI_Alltoall_c, which the drop-in does not define yet).
 // The PMPI names (pmpi_alltoall_, ...) are left alone: a profiling tool calls them to reach
 // the library itself. Handles convert with MPI_Comm_f2c and MPI_Type_f2c; counts are INTEGER.
+// MPI_IALLTOALL returns the C request of ialltoall() as a Fortran handle (MPI_Request_c2f): a
+// generalized request when routed (nonblocking.cpp), which only the drop-in can complete. So
+// the Fortran MPI_WAIT and MPI_TEST family must be caught too wherever it reaches the library
+// directly (objdump -d of each entry point, Debian 12's packages):
+//  - Open MPI 4.1.4, mpif.h and `use mpi`: ompi_wait_f & co. (mpi_wait_, MPI_WAIT, ...) call
+//    PMPI_Wait & co.; `use mpi_f08`: mpi_wait_f08_ & co. call ompi_wait_f & co., and
+//    mpi_test_f08_ & co. call pmpi_test_ & co. (the PMPI Fortran names);
+//  - MPICH 4.0.2, mpif.h and `use mpi`: mpi_wait_ & co. call the C MPI_Wait & co., which
+//    nonblocking.cpp catches; `use mpi_f08`: mpi_wait_f08_ & co. call PMPI_Wait & co.;
+//    its MPI_IALLTOALL (mpi_ialltoall_f08ts_) calls the C MPI_Ialltoall.
+// Each caught wait or test converts the handles (MPI_Request_f2c), moves the drop-in's requests
+// among them on through nonblocking.cpp's progress() (the same code as C's MPI_Wait), and then
+// calls the library's own entry point of the same name (dlsym RTLD_NEXT), which completes and
+// frees the generalized requests that progress() completed, converts the statuses and writes
+// ierror as it always does. MPI_WAITANY and MPI_WAITSOME poll: progress() without blocking and
+// the library's MPI_TESTANY / MPI_TESTSOME, until one completes. While the drop-in has no request
+// of its own alive, every call goes straight to the library.
 // Fortran's MPI_IN_PLACE and MPI_BOTTOM are not C's: each is the address of a variable the
 // library defines (Open MPI: the common blocks mpi_fortran_in_place_ and mpi_fortran_bottom_;
 // MPICH: the pointers MPIR_F_MPI_IN_PLACE and MPIR_F_MPI_BOTTOM, set at MPI_Init, and the
@@ -18,6 +36,9 @@
 
 #include <dlfcn.h>
 #include <mpi.h>
+
+#include <string>
+#include <vector>
 
 #include "preload.hpp"
 
@@ -82,10 +103,33 @@ void set(MPI_Fint* ierror, int rc) {
   if (ierror != nullptr) *ierror = rc;
 }
 
+// The library's own definition of a Fortran entry point the drop-in also defines: the next one
+// after the drop-in in lookup order. Programs call only names their library defines.
+void* library_entry(const char* name) {
+  void* found = dlsym(RTLD_NEXT, name);
+  if (found == nullptr) {
+    fail(MPI_COMM_WORLD, std::string(name) + " was called, but the MPI library does not define it");
+  }
+  return found;
+}
+
+// Moves the drop-in's requests among `count` Fortran requests on (progress()); false, with
+// nothing converted, when none of them is the drop-in's.
+bool moved_on(MPI_Fint count, const MPI_Fint requests[], bool block) {
+  if (!requests_in_flight()) return false;
+  std::vector<MPI_Request> handles(count > 0 ? count : 0);
+  for (MPI_Fint i = 0; i < count; ++i)
+    handles[i] = PMPI_Request_f2c(requests[i]);
+  if (!any_ours(count, handles.data())) return false;
+  progress(count, handles.data(), block);
+  return true;
+}
+
 }  // namespace
 }  // namespace a2afft::preload
 
 using a2afft::preload::c_buffer;
+using a2afft::preload::moved_on;
 
 #define A2AFFT_FORTRAN_ALLTOALL(name)                                                              \
   extern "C" void name(const void* sendbuf, const MPI_Fint* sendcount, const MPI_Fint* sendtype,   \
@@ -109,6 +153,93 @@ using a2afft::preload::c_buffer;
                                            PMPI_Comm_f2c(*comm), "MPI_Alltoallv (Fortran)"));    \
   }
 
+#define A2AFFT_FORTRAN_IALLTOALL(name)                                                           \
+  extern "C" void name(const void* sendbuf, const MPI_Fint* sendcount, const MPI_Fint* sendtype, \
+                       void* recvbuf, const MPI_Fint* recvcount, const MPI_Fint* recvtype,       \
+                       const MPI_Fint* comm, MPI_Fint* request, MPI_Fint* ierror) {              \
+    MPI_Request handle = MPI_REQUEST_NULL;                                                       \
+    const int rc = a2afft::preload::ialltoall(                                                   \
+        c_buffer(sendbuf), *sendcount, PMPI_Type_f2c(*sendtype), c_buffer(recvbuf), *recvcount,  \
+        PMPI_Type_f2c(*recvtype), PMPI_Comm_f2c(*comm), &handle, "MPI_Ialltoall (Fortran)");     \
+    if (rc == MPI_SUCCESS) *request = PMPI_Request_c2f(handle);                                  \
+    a2afft::preload::set(ierror, rc);                                                            \
+  }
+
+// The library's entry point `name` (its type: the drop-in's definition's).
+#define A2AFFT_LIBRARY(name) \
+  reinterpret_cast<decltype(&name)>(a2afft::preload::library_entry(#name))
+
+// MPI_WAIT, MPI_TEST, MPI_WAITALL and MPI_TESTALL: the drop-in's requests moved on, then the
+// library's call (which finds ours complete, or, testing, maybe not yet).
+#define A2AFFT_FORTRAN_WAIT(name)                                               \
+  extern "C" void name(MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierror) { \
+    static const auto library = A2AFFT_LIBRARY(name);                           \
+    moved_on(1, request, true);                                                 \
+    library(request, status, ierror);                                           \
+  }
+#define A2AFFT_FORTRAN_TEST(name)                                                               \
+  extern "C" void name(MPI_Fint* request, MPI_Fint* flag, MPI_Fint* status, MPI_Fint* ierror) { \
+    static const auto library = A2AFFT_LIBRARY(name);                                           \
+    moved_on(1, request, false);                                                                \
+    library(request, flag, status, ierror);                                                     \
+  }
+#define A2AFFT_FORTRAN_WAITALL(name)                                                  \
+  extern "C" void name(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, \
+                       MPI_Fint* ierror) {                                            \
+    static const auto library = A2AFFT_LIBRARY(name);                                 \
+    moved_on(*count, requests, true);                                                 \
+    library(count, requests, statuses, ierror);                                       \
+  }
+#define A2AFFT_FORTRAN_TESTALL(name)                                              \
+  extern "C" void name(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, \
+                       MPI_Fint* statuses, MPI_Fint* ierror) {                    \
+    static const auto library = A2AFFT_LIBRARY(name);                             \
+    moved_on(*count, requests, false);                                            \
+    library(count, requests, flag, statuses, ierror);                             \
+  }
+// MPI_WAITANY and MPI_WAITSOME with a request of ours among theirs: polls with the library's
+// MPI_TESTANY / MPI_TESTSOME (`test`) until one completes (a flag, or an outcount: MPI_UNDEFINED
+// when nothing is active) or it fails.
+#define A2AFFT_FORTRAN_WAITANY(name, test)                                          \
+  extern "C" void name(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index,  \
+                       MPI_Fint* status, MPI_Fint* ierror) {                        \
+    static const auto library = A2AFFT_LIBRARY(name);                               \
+    if (!moved_on(*count, requests, false))                                         \
+      return library(count, requests, index, status, ierror);                       \
+    static const auto test_any = A2AFFT_LIBRARY(test);                              \
+    for (MPI_Fint flag = 0, rc = MPI_SUCCESS;; moved_on(*count, requests, false)) { \
+      test_any(count, requests, index, &flag, status, &rc);                         \
+      if (flag || rc != MPI_SUCCESS) return a2afft::preload::set(ierror, rc);       \
+    }                                                                               \
+  }
+#define A2AFFT_FORTRAN_TESTANY(name)                                                               \
+  extern "C" void name(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag, \
+                       MPI_Fint* status, MPI_Fint* ierror) {                                       \
+    static const auto library = A2AFFT_LIBRARY(name);                                              \
+    moved_on(*count, requests, false);                                                             \
+    library(count, requests, index, flag, status, ierror);                                         \
+  }
+#define A2AFFT_FORTRAN_WAITSOME(name, test)                                             \
+  extern "C" void name(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* outcount,   \
+                       MPI_Fint* indices, MPI_Fint* statuses, MPI_Fint* ierror) {       \
+    static const auto library = A2AFFT_LIBRARY(name);                                   \
+    if (!moved_on(*count, requests, false)) {                                           \
+      return library(count, requests, outcount, indices, statuses, ierror);             \
+    }                                                                                   \
+    static const auto test_some = A2AFFT_LIBRARY(test);                                 \
+    for (MPI_Fint rc = MPI_SUCCESS;; moved_on(*count, requests, false)) {               \
+      test_some(count, requests, outcount, indices, statuses, &rc);                     \
+      if (*outcount != 0 || rc != MPI_SUCCESS) return a2afft::preload::set(ierror, rc); \
+    }                                                                                   \
+  }
+#define A2AFFT_FORTRAN_TESTSOME(name)                                                 \
+  extern "C" void name(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* outcount, \
+                       MPI_Fint* indices, MPI_Fint* statuses, MPI_Fint* ierror) {     \
+    static const auto library = A2AFFT_LIBRARY(name);                                 \
+    moved_on(*count, requests, false);                                                \
+    library(count, requests, outcount, indices, statuses, ierror);                    \
+  }
+
 // The report is written before the library finalizes, as from C's MPI_Finalize.
 #define A2AFFT_FORTRAN_FINALIZE(name)              \
   extern "C" void name(MPI_Fint* ierror) {         \
@@ -129,8 +260,43 @@ A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_ALLTOALL, mpi_alltoall, MPI_ALLTOALL, ompi_a
                      MPI_Alltoall)
 A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_ALLTOALLV, mpi_alltoallv, MPI_ALLTOALLV, ompi_alltoallv_f,
                      MPI_Alltoallv)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_IALLTOALL, mpi_ialltoall, MPI_IALLTOALL, ompi_ialltoall_f,
+                     MPI_Ialltoall)
 A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_FINALIZE, mpi_finalize, MPI_FINALIZE, ompi_finalize_f,
                      MPI_Finalize)
+
 // MPICH's mpi_f08 MPI_Finalize calls PMPI_Finalize itself (its MPI_Alltoall(v) call the C
 // MPI_Alltoall(v), caught above); Open MPI's goes through ompi_finalize_f.
 A2AFFT_FORTRAN_FINALIZE(mpi_finalize_f08_)
+
+// The wait and test family: mpif.h and `use mpi` (A2AFFT_FORTRAN_NAMES), and `use mpi_f08`'s
+// mpi_*_f08_ (MPICH's call PMPI_Wait & co.; Open MPI's tests call pmpi_test_ & co.). A wait's
+// polling partner is the test of its own binding, defined first.
+#define A2AFFT_FORTRAN_POLLING_NAMES(MACRO, lower, upper, ompi, Mixed, tlower, tupper, tompi, \
+                                     TMixed)                                                  \
+  MACRO(lower, tlower)                                                                        \
+  MACRO(lower##_, tlower##_)                                                                  \
+  MACRO(lower##__, tlower##__)                                                                \
+  MACRO(upper, tupper)                                                                        \
+  MACRO(ompi, tompi)                                                                          \
+  MACRO(Mixed##_f, TMixed##_f)                                                                \
+  MACRO(Mixed##_f08, TMixed##_f08)                                                            \
+  MACRO(lower##_f08_, tlower##_f08_)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_WAIT, mpi_wait, MPI_WAIT, ompi_wait_f, MPI_Wait)
+A2AFFT_FORTRAN_WAIT(mpi_wait_f08_)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_TEST, mpi_test, MPI_TEST, ompi_test_f, MPI_Test)
+A2AFFT_FORTRAN_TEST(mpi_test_f08_)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_WAITALL, mpi_waitall, MPI_WAITALL, ompi_waitall_f, MPI_Waitall)
+A2AFFT_FORTRAN_WAITALL(mpi_waitall_f08_)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_TESTALL, mpi_testall, MPI_TESTALL, ompi_testall_f, MPI_Testall)
+A2AFFT_FORTRAN_TESTALL(mpi_testall_f08_)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_TESTANY, mpi_testany, MPI_TESTANY, ompi_testany_f, MPI_Testany)
+A2AFFT_FORTRAN_TESTANY(mpi_testany_f08_)
+A2AFFT_FORTRAN_POLLING_NAMES(A2AFFT_FORTRAN_WAITANY, mpi_waitany, MPI_WAITANY, ompi_waitany_f,
+                             MPI_Waitany, mpi_testany, MPI_TESTANY, ompi_testany_f, MPI_Testany)
+A2AFFT_FORTRAN_NAMES(A2AFFT_FORTRAN_TESTSOME, mpi_testsome, MPI_TESTSOME, ompi_testsome_f,
+                     MPI_Testsome)
+A2AFFT_FORTRAN_TESTSOME(mpi_testsome_f08_)
+A2AFFT_FORTRAN_POLLING_NAMES(A2AFFT_FORTRAN_WAITSOME, mpi_waitsome, MPI_WAITSOME, ompi_waitsome_f,
+                             MPI_Waitsome, mpi_testsome, MPI_TESTSOME, ompi_testsome_f,
+                             MPI_Testsome)

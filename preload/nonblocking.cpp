@@ -1,7 +1,7 @@
 // MPI_Ialltoall and the persistent MPI_Alltoall_init through a backend's split phase
 // (ExchangePlan::start / test / finish), completed through the application's own MPI_Wait and
-// MPI_Test family, which the drop-in catches (C bindings; Open MPI's Fortran bindings call
-// PMPI_Ialltoall and PMPI_Wait directly, so a Fortran MPI_IALLTOALL stays the library's, whole).
+// MPI_Test family, which the drop-in catches: the C bindings here, the Fortran ones (which call
+// PMPI_Wait & co. directly in Open MPI and in MPICH's mpi_f08) in fortran.cpp, through progress().
 //
 // What routes: what MPI_Alltoall routes (alltoall.cpp: the same rule, no agreement), and only
 // backends whose start() returns with messages in flight (overlaps(): nonblocking, mpi, or auto
@@ -50,6 +50,11 @@ struct SplitCall {
   MPI_Request request = MPI_REQUEST_NULL;  // the application's handle
   Staging staging;
   std::optional<StagedBlocks> blocks;  // while started and not complete
+  // Complete, and not yet reported so by the application's wait or test: progress() (Fortran's
+  // waits) finishes calls that the library's call, or ours, reports afterwards.
+  bool finished = false;
+
+  bool active() const { return blocks.has_value() || finished; }
 };
 
 // The calls by their handle; a persistent one stays until MPI_Request_free.
@@ -88,6 +93,7 @@ bool advance(SplitCall& call, bool block) {
   }
   inside_a2afft = false;
   call.blocks.reset();
+  call.finished = true;
   busy_plans().erase(call.plan);
   if (!call.persistent) PMPI_Grequest_complete(call.request);
   return true;
@@ -267,7 +273,8 @@ MPI_Status* status_at(MPI_Status statuses[], int i) {
 // freed by the library's own PMPI_Test; a persistent one stays, inactive, with an empty status
 // (the library is never asked: MPICH 4.0's PMPI_Wait blocks on a persistent collective request
 // that was never started).
-int complete_finished(const SplitCall& call, MPI_Request* request, MPI_Status* status) {
+int complete_finished(SplitCall& call, MPI_Request* request, MPI_Status* status) {
+  call.finished = false;
   if (!call.persistent) {
     int flag = 0;
     return PMPI_Test(request, &flag, status);
@@ -316,7 +323,7 @@ int test_some_mixed(int count, MPI_Request requests[], std::vector<int>& done,
       their_requests.push_back(requests[i]);
       continue;
     }
-    if (!call->blocks) continue;  // an inactive persistent request of ours
+    if (!call->active()) continue;  // an inactive persistent request of ours
     *active = true;
     if (!advance(*call, false)) continue;
     complete_finished(*call, &requests[i], status_at(statuses, i));
@@ -337,13 +344,6 @@ int test_some_mixed(int count, MPI_Request requests[], std::vector<int>& done,
     done.push_back(i);
   }
   return rc;
-}
-
-bool any_ours(int count, const MPI_Request requests[]) {
-  if (inside_a2afft || calls().empty()) return false;
-  for (int i = 0; i < count; ++i)
-    if (find_call(requests[i]) != nullptr) return true;
-  return false;
 }
 
 // MPI_Waitsome/Testsome (and, taking the first, Waitany/Testany) over a mix of ours and the
@@ -385,7 +385,7 @@ int any_pass(int count, MPI_Request requests[], int* index, int* flag, MPI_Statu
     if (call == nullptr) {
       theirs.push_back(i);
       their_requests.push_back(requests[i]);
-    } else if (call->blocks) {
+    } else if (call->active()) {
       ours_active = true;
       if (advance(*call, false)) {
         *index = i;
@@ -405,6 +405,23 @@ int any_pass(int count, MPI_Request requests[], int* index, int* flag, MPI_Statu
 }
 
 }  // namespace
+
+bool requests_in_flight() {
+  return !inside_a2afft && !calls().empty();
+}
+
+bool any_ours(int count, const MPI_Request requests[]) {
+  if (!requests_in_flight()) return false;
+  for (int i = 0; i < count; ++i)
+    if (find_call(requests[i]) != nullptr) return true;
+  return false;
+}
+
+void progress(int count, const MPI_Request requests[], bool block) {
+  for (int i = 0; i < count; ++i) {
+    if (SplitCall* call = find_call(requests[i])) advance(*call, block);
+  }
+}
 
 }  // namespace a2afft::preload
 
@@ -442,6 +459,9 @@ int all_mixed(int count, MPI_Request requests[], int* flag, MPI_Status statuses[
                        : PMPI_Testall(count, view.data(), flag, statuses);
   if (block) *flag = 1;
   copy_back(view, requests);
+  for (int i = 0; i < count && *flag; ++i) {  // ours left are persistent: reported now
+    if (SplitCall* call = find_call(requests[i])) call->finished = false;
+  }
   return rc;
 }
 

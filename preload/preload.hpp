@@ -168,7 +168,8 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
               MPI_Datatype recvtype, MPI_Comm comm, const char* kind);
 
 /// MPI_Ialltoall and, where the MPI library has it (A2AFFT_HAVE_ALLTOALL_INIT), MPI_Alltoall_init:
-/// through the backend's split phase, or the library's call (nonblocking.cpp).
+/// through the backend's split phase, or the library's call (nonblocking.cpp). `kind` as above
+/// ("MPI_Ialltoall (Fortran)").
 int ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request,
               const char* kind);
@@ -177,6 +178,17 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                   MPI_Request* request, const char* kind);
 #endif
+
+/// Whether the drop-in has MPI_Ialltoall or persistent requests of its own alive (none: every
+/// request is the library's, and a wait or test may go straight to it).
+bool requests_in_flight();
+/// Whether any of `requests` is one of the drop-in's (nonblocking.cpp).
+bool any_ours(int count, const MPI_Request requests[]);
+/// Moves the drop-in's requests among `requests` on: each to its end when `block`, else as far as
+/// it goes without blocking. One that reaches its end has its generalized request completed, so
+/// that the library's own wait or test then completes and frees it (as Fortran's MPI_WAIT and
+/// MPI_TEST family do, which call the library directly: fortran.cpp). The others are left alone.
+void progress(int count, const MPI_Request requests[], bool block);
 
 /// The report's record for a new communicator's cache (report.cpp).
 CommRecord* new_record(MPI_Comm comm);
