@@ -3,6 +3,9 @@
 // intracommunicator, both datatypes are contiguous and no count or displacement is negative;
 // anything else, or counts the backend refuses, goes to PMPI_Alltoallv.
 //
+// MPI_Alltoallv_init plans the same way, once, into a cache of its own that is never evicted
+// (persistent_alltoallv_plan(); nonblocking.cpp runs the plan at each MPI_Start).
+//
 // Applications repeat one count/displacement pattern every step, so plans are cached per
 // communicator and pattern. A plan is collective, made for the patterns of all ranks together,
 // so the ranks must agree on which plan runs: each rank looks its own pattern up (a plan id, or
@@ -78,17 +81,17 @@ std::vector<std::size_t> pattern_key(const Layout& layout) {
 }
 
 // The cached plan `id`, moved to the front (most recently used).
-PatternPlan& touch(CommCache& cache, long id) {
-  auto found = std::find_if(cache.patterns.begin(), cache.patterns.end(),
+PatternPlan& touch(PatternCache& patterns, long id) {
+  auto found = std::find_if(patterns.plans.begin(), patterns.plans.end(),
                             [&](const PatternPlan& p) { return p.id == id; });
-  cache.patterns.splice(cache.patterns.begin(), cache.patterns, found);
-  return cache.patterns.front();
+  patterns.plans.splice(patterns.plans.begin(), patterns.plans, found);
+  return patterns.plans.front();
 }
 
-// A new plan for every rank's current pattern (collective), cached under this rank's key; the
-// least recently used plans beyond the bound are freed.
-PatternPlan& make_pattern(MPI_Comm comm, const Setup& s, CommCache& cache, const Layout& layout,
-                          std::vector<std::size_t> key) {
+// A new plan for every rank's current pattern (collective), cached in `patterns` under this
+// rank's key; the least recently used plans beyond `bound` are freed.
+PatternPlan& make_pattern(MPI_Comm comm, const Setup& s, CommCache& cache, PatternCache& patterns,
+                          std::size_t bound, const Layout& layout, std::vector<std::size_t> key) {
   const detail::VariableProblem problem{cache.topo(comm), layout.send, layout.recv};
   try {
     detail::check_variable_problem(problem);
@@ -96,7 +99,7 @@ PatternPlan& make_pattern(MPI_Comm comm, const Setup& s, CommCache& cache, const
     fail(comm, std::string("MPI_Alltoallv: the counts do not match: ") + error.what());
   }
   PatternPlan entry;
-  entry.id = cache.next_pattern_id++;
+  entry.id = patterns.next_id++;
   try {
     entry.refusal = detail::variable_exchange_refusal(s.alltoallv_spec, problem);
     if (entry.refusal.empty()) {
@@ -106,15 +109,15 @@ PatternPlan& make_pattern(MPI_Comm comm, const Setup& s, CommCache& cache, const
   } catch (const UsageError& error) {
     fail(comm, "A2AFFT_ALLTOALLV=" + s.alltoallv_text + ": " + error.what());
   }
-  cache.patterns.push_front(std::move(entry));
-  cache.pattern_ids[std::move(key)] = cache.patterns.front().id;
-  while (cache.patterns.size() > s.pattern_cache) {
-    const long evicted = cache.patterns.back().id;
-    std::erase_if(cache.pattern_ids, [&](const auto& known) { return known.second == evicted; });
-    cache.descriptions.erase(cache.patterns.back().plan.get());
-    cache.patterns.pop_back();
+  patterns.plans.push_front(std::move(entry));
+  patterns.ids[std::move(key)] = patterns.plans.front().id;
+  while (patterns.plans.size() > bound) {
+    const long evicted = patterns.plans.back().id;
+    std::erase_if(patterns.ids, [&](const auto& known) { return known.second == evicted; });
+    cache.descriptions.erase(patterns.plans.back().plan.get());
+    patterns.plans.pop_back();
   }
-  return cache.patterns.front();
+  return patterns.plans.front();
 }
 
 // Every rank's vote: routable, and the lowest and highest plan id (as -(-id)) it would run.
@@ -136,29 +139,18 @@ namespace {
 
 // The plan every rank agreed on for this call (-1: make a new one), from this rank's pattern
 // (left in `key`); `why` becomes the reason to fall back when some rank cannot route.
-long agreed_plan(MPI_Comm comm, const CommCache& cache, const Layout& layout, std::string* why,
-                 std::vector<std::size_t>* key) {
+long agreed_plan(MPI_Comm comm, const PatternCache& patterns, const Layout& layout,
+                 std::string* why, std::vector<std::size_t>* key) {
   long mine = -1;
   if (why->empty()) {
     *key = pattern_key(layout);
-    if (auto known = cache.pattern_ids.find(*key); known != cache.pattern_ids.end()) {
+    if (auto known = patterns.ids.find(*key); known != patterns.ids.end()) {
       mine = known->second;
     }
   }
   const Vote vote = agree(comm, *why, mine);
   *why = vote.why;
   return vote.plan;
-}
-
-// What this rank receives (the report's bytes; summed over ranks, what all ranks sent).
-double received_bytes(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
-  int size = 0, ranks = 0;
-  PMPI_Type_size(recvtype, &size);
-  PMPI_Comm_size(comm, &ranks);
-  double bytes = 0;
-  for (int j = 0; j < ranks; ++j)
-    bytes += static_cast<double>(size) * recvcounts[j];
-  return bytes;
 }
 
 // The routed run of a call all ranks can route: the agreed plan, or a new one. Returns the
@@ -169,7 +161,8 @@ detail::VariableExchangePlan* run_routed(MPI_Comm comm, const Setup& s, CommCach
                                          std::string* why) {
   const bool made = agreed < 0;
   PatternPlan& entry =
-      made ? make_pattern(comm, s, cache, layout, std::move(key)) : touch(cache, agreed);
+      made ? make_pattern(comm, s, cache, cache.patterns, s.pattern_cache, layout, std::move(key))
+           : touch(cache.patterns, agreed);
   const std::string where = "MPI_Alltoallv on " + cache.topo(comm).describe_layout() +
                             ", pattern " + std::to_string(entry.id);
   if (entry.plan == nullptr) {
@@ -200,9 +193,9 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
                                                  recvcounts, rdispls, recvtype, comm, &layout)
                                 : "A2AFFT_ALLTOALLV is not set";
   std::vector<std::size_t> key;
-  const long agreed = s.alltoallv ? agreed_plan(comm, cache, layout, &why, &key) : -1;
+  const long agreed = s.alltoallv ? agreed_plan(comm, cache.patterns, layout, &why, &key) : -1;
   detail::VariableExchangePlan* plan = nullptr;
-  const long made = cache.next_pattern_id;
+  const long made = cache.patterns.next_id;
   int rc = MPI_SUCCESS;
   inside_a2afft = true;
   try {
@@ -220,9 +213,56 @@ int alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
   }
   if (s.counting()) {
     count_call(cache, kind, received_bytes(recvcounts, recvtype, comm), PMPI_Wtime() - start,
-               plan ? cache.descriptions[plan] : kNotRouted, why, cache.next_pattern_id != made);
+               plan ? cache.descriptions[plan] : kNotRouted, why, cache.patterns.next_id != made);
   }
   return rc;
+}
+
+double received_bytes(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm) {
+  int size = 0, ranks = 0;
+  PMPI_Type_size(recvtype, &size);
+  PMPI_Comm_size(comm, &ranks);
+  double bytes = 0;
+  for (int j = 0; j < ranks; ++j)
+    bytes += static_cast<double>(size) * recvcounts[j];
+  return bytes;
+}
+
+detail::VariableExchangePlan* persistent_alltoallv_plan(const void* sendbuf, const int sendcounts[],
+                                                        const int sdispls[], MPI_Datatype sendtype,
+                                                        const void* recvbuf, const int recvcounts[],
+                                                        const int rdispls[], MPI_Datatype recvtype,
+                                                        MPI_Comm comm, CommCache& cache,
+                                                        std::string* why) {
+  const Setup& s = setup(comm);
+  Layout layout;
+  *why = local_obstacle(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, &layout);
+  std::vector<std::size_t> key;
+  const long agreed = agreed_plan(comm, cache.persistent_patterns, layout, why, &key);
+  if (!why->empty()) return nullptr;
+  PatternPlan* entry = nullptr;
+  inside_a2afft = true;
+  try {
+    entry = agreed >= 0 ? &touch(cache.persistent_patterns, agreed)
+                        : &make_pattern(comm, s, cache, cache.persistent_patterns,
+                                        static_cast<std::size_t>(-1), layout, std::move(key));
+  } catch (const std::exception& error) {
+    inside_a2afft = false;
+    fail(comm, "MPI_Alltoallv_init through " + s.alltoallv_text + ": " + error.what());
+  }
+  inside_a2afft = false;
+  if (entry->plan == nullptr) {
+    *why = entry->refusal;
+    return nullptr;
+  }
+  if (agreed < 0) {
+    log_once(comm, cache,
+             "MPI_Alltoallv_init on " + cache.topo(comm).describe_layout() + ", pattern " +
+                 std::to_string(entry->id) + ": " + cache.descriptions[entry->plan.get()] +
+                 " (whole at each MPI_Start: no split phase)");
+  }
+  return entry->plan.get();
 }
 
 }  // namespace a2afft::preload

@@ -1,5 +1,8 @@
 // MPI_Ialltoall and the persistent MPI_Alltoall_init through a backend's split phase
-// (ExchangePlan::start / test / finish), completed through the application's own MPI_Wait and
+// (ExchangePlan::start / test / finish), and the persistent MPI_Alltoallv_init through the
+// variable-size backend of A2AFFT_ALLTOALLV (planned at init as MPI_Alltoallv is, with its
+// agreement, in alltoallv.cpp; that family has no split phase, so MPI_Start runs the plan whole
+// and returns once every rank has started), completed through the application's own MPI_Wait and
 // MPI_Test family, which the drop-in catches: the C bindings here, the Fortran ones (which call
 // PMPI_Wait & co. directly in Open MPI and in MPICH's mpi_f08) in fortran.cpp, through progress().
 //
@@ -39,9 +42,13 @@
 namespace a2afft::preload {
 namespace {
 
-// One nonblocking or persistent MPI_Alltoall the drop-in routes.
+// One nonblocking or persistent MPI_Alltoall, or persistent MPI_Alltoallv, the drop-in routes.
 struct SplitCall {
   detail::ExchangePlan* plan = nullptr;
+  // MPI_Alltoallv_init's plan instead: the variable-size family has no split phase, so MPI_Start
+  // runs it whole (every rank's MPI_Start returns once all have started) and leaves it finished.
+  detail::VariableExchangePlan* variable = nullptr;
+  double bytes = 0;  // received by this rank per call (the report's)
   Side send{}, recv{};
   MPI_Comm comm = MPI_COMM_NULL;
   CommCache* cache = nullptr;
@@ -157,13 +164,18 @@ detail::ExchangePlan* split_plan(const Side& send, const Side& recv, MPI_Comm co
 }
 
 // Counts the starting call in the report (seconds: inside the starting call).
-void count_start(CommCache& cache, const char* kind, const Side& recv, MPI_Comm comm, double start,
-                 detail::ExchangePlan* plan, const std::string& why, bool planned) {
+void count_start(CommCache& cache, const char* kind, double bytes, MPI_Comm comm, double start,
+                 const detail::DescribedPlan* plan, const std::string& why, bool planned) {
   if (!setup(comm).counting()) return;
+  count_call(cache, kind, bytes, PMPI_Wtime() - start, plan ? cache.descriptions[plan] : kNotRouted,
+             why, planned);
+}
+
+// What one MPI_Alltoall receives on this rank.
+double uniform_bytes(const Side& recv, int ranks) {
   int type_bytes = 0;
   PMPI_Type_size(recv.type, &type_bytes);
-  count_call(cache, kind, static_cast<double>(type_bytes) * recv.count * cache.ranks,
-             PMPI_Wtime() - start, plan ? cache.descriptions[plan] : kNotRouted, why, planned);
+  return static_cast<double>(type_bytes) * recv.count * ranks;
 }
 
 // A routed call on `plan`, kept under the application's handle `request`.
@@ -185,6 +197,7 @@ std::unique_ptr<SplitCall> new_call(detail::ExchangePlan* plan, const Side& send
   call->cache = &cache;
   call->kind = kind;
   call->persistent = persistent;
+  if (setup(comm).counting()) call->bytes = uniform_bytes(recv, cache.ranks);
   return call;
 }
 
@@ -209,8 +222,10 @@ bool route_split(const Side& send, const Side& recv, MPI_Comm comm, const char* 
   } else if (s.alltoall) {
     log_once(comm, cache, std::string(kind) + ": " + fallback + ": " + why);
   }
-  count_start(cache, kind, recv, comm, start, plan, why,
-              cache.split_plans.size() + cache.refusals.size() != known);
+  if (s.counting()) {
+    count_start(cache, kind, uniform_bytes(recv, cache.ranks), comm, start, plan, why,
+                cache.split_plans.size() + cache.refusals.size() != known);
+  }
   return plan != nullptr;
 }
 
@@ -252,15 +267,72 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 }
 #endif
 
+#if A2AFFT_HAVE_ALLTOALLV_INIT
+int alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                   MPI_Request* request, const char* kind) {
+  // The library's own request, made in every case: routed, it is the handle, never started.
+  const int rc = PMPI_Alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                     rdispls, recvtype, comm, info, request);
+  if (inside_a2afft || rc != MPI_SUCCESS) return rc;
+  const Setup& s = setup(comm);
+  if (!s.alltoallv && !s.counting()) return rc;
+  const double start = s.call_start();
+  CommCache& cache = cache_of(comm, s);
+  const long known = cache.persistent_patterns.next_id;
+  std::string why = "A2AFFT_ALLTOALLV is not set";
+  detail::VariableExchangePlan* plan =
+      s.alltoallv ? persistent_alltoallv_plan(sendbuf, sendcounts, sdispls, sendtype, recvbuf,
+                                              recvcounts, rdispls, recvtype, comm, cache, &why)
+                  : nullptr;
+  const double bytes = received_bytes(recvcounts, recvtype, comm);
+  if (plan != nullptr) {
+    auto call =
+        new_call(nullptr, {sendbuf, 0, sendtype}, {recvbuf, 0, recvtype}, comm, cache, kind, true);
+    call->variable = plan;
+    call->bytes = bytes;
+    keep_call(std::move(call), *request);
+  } else if (s.alltoallv) {
+    log_once(comm, cache, std::string(kind) + ": left to the library: " + why);
+  }
+  count_start(cache, kind, bytes, comm, start, plan, why,
+              cache.persistent_patterns.next_id != known);
+  return rc;
+}
+#endif
+
 namespace {
+
+// Runs an MPI_Alltoallv_init's plan whole (MPI_Start).
+void run_whole(SplitCall& call) {
+  inside_a2afft = true;
+  try {
+    call.variable->run(static_cast<const std::byte*>(call.send.buffer),
+                       static_cast<std::byte*>(const_cast<void*>(call.recv.buffer)));
+  } catch (const std::exception& error) {
+    inside_a2afft = false;
+    fail(call.comm, std::string(call.kind) + " through " + setup(call.comm).alltoallv_text + ": " +
+                        error.what());
+  }
+  inside_a2afft = false;
+  call.finished = true;
+}
 
 // Starts one persistent request: ours by our plan, the others by the library.
 int start_one(MPI_Request* request) {
   SplitCall* call = find_call(*request);
   if (call == nullptr || !call->persistent) return PMPI_Start(request);
   const double start = setup(call->comm).call_start();
-  start_call(*call);
-  count_start(*call->cache, "MPI_Start (C)", call->recv, call->comm, start, call->plan, "", false);
+  if (call->variable != nullptr) {
+    run_whole(*call);
+    count_start(*call->cache, "MPI_Start (C)", call->bytes, call->comm, start, call->variable, "",
+                false);
+  } else {
+    start_call(*call);
+    count_start(*call->cache, "MPI_Start (C)", call->bytes, call->comm, start, call->plan, "",
+                false);
+  }
   return MPI_SUCCESS;
 }
 
@@ -538,6 +610,15 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return ialltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request,
                    "MPI_Ialltoall (C)");
 }
+#if A2AFFT_HAVE_ALLTOALLV_INIT
+int MPI_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                       MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request) {
+  return alltoallv_init(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                        recvtype, comm, info, request, "MPI_Alltoallv_init (C)");
+}
+#endif
 #if A2AFFT_HAVE_ALLTOALL_INIT
 int MPI_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

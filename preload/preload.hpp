@@ -69,6 +69,13 @@ struct PatternPlan {
   std::string refusal;
 };
 
+/// MPI_Alltoallv plans by pattern (alltoallv.cpp).
+struct PatternCache {
+  std::map<std::vector<std::size_t>, long> ids;  // this rank's pattern -> plan id
+  std::list<PatternPlan> plans;                  // most recently used first
+  long next_id = 0;
+};
+
 /// Contiguous copies of one call's send and receive blocks, for a rank whose datatypes have holes
 /// or whose buffers are MPI_BOTTOM (alltoall.cpp). Kept between calls: they only grow.
 struct Staging {
@@ -123,10 +130,11 @@ struct CommCache {
   std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>> plans;  // by block bytes
   // MPI_Ialltoall's and MPI_Alltoall_init's plans, apart from the blocking calls' (nonblocking.cpp)
   std::map<std::size_t, std::unique_ptr<detail::ExchangePlan>> split_plans;
-  std::map<std::size_t, std::string> refusals;           // block sizes the backend refused
-  std::map<std::vector<std::size_t>, long> pattern_ids;  // this rank's pattern -> plan id
-  std::list<PatternPlan> patterns;  // most recently used first, at most Setup::pattern_cache
-  long next_pattern_id = 0;
+  std::map<std::size_t, std::string> refusals;  // block sizes the backend refused
+  PatternCache patterns;  // MPI_Alltoallv's: at most Setup::pattern_cache plans
+  // MPI_Alltoallv_init's: none is evicted (a persistent request may start its plan at any later
+  // MPI_Start); they go with the communicator.
+  PatternCache persistent_patterns;
   std::map<std::string, bool> logged;  // log lines already printed (each once)
   // Each plan's describe(), made once: the report names the backend of every call.
   std::map<const detail::DescribedPlan*, std::string> descriptions;
@@ -178,6 +186,25 @@ int alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                   MPI_Request* request, const char* kind);
 #endif
+#if A2AFFT_HAVE_ALLTOALLV_INIT
+/// MPI_Alltoallv_init: planned now through A2AFFT_ALLTOALLV, run at MPI_Start (nonblocking.cpp).
+int alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                   MPI_Request* request, const char* kind);
+#endif
+
+/// The plan of A2AFFT_ALLTOALLV for one MPI_Alltoallv_init (alltoallv.cpp): collective, agreed
+/// among the ranks as MPI_Alltoallv's are, kept in `cache.persistent_patterns`; nullptr, with
+/// `why`, when some rank cannot route the call or the backend refuses it.
+detail::VariableExchangePlan* persistent_alltoallv_plan(const void* sendbuf, const int sendcounts[],
+                                                        const int sdispls[], MPI_Datatype sendtype,
+                                                        const void* recvbuf, const int recvcounts[],
+                                                        const int rdispls[], MPI_Datatype recvtype,
+                                                        MPI_Comm comm, CommCache& cache,
+                                                        std::string* why);
+/// What this rank receives in one MPI_Alltoallv (the report's bytes).
+double received_bytes(const int recvcounts[], MPI_Datatype recvtype, MPI_Comm comm);
 
 /// Whether the drop-in has MPI_Ialltoall or persistent requests of its own alive (none: every
 /// request is the library's, and a wait or test may go straight to it).

@@ -1,9 +1,10 @@
 /* An ordinary MPI program, built without a2afft: MPI_Ialltoall (and, with MPI 4, the persistent
- * MPI_Alltoall_init / MPI_Start) on MPI_COMM_WORLD and on a split, completed through every call
- * of the MPI_Wait/Test family, also mixed with point-to-point requests in one array, two calls in
- * flight on one plan, and a strided type on some ranks only. Every received byte is compared
- * with PMPI_Alltoall on the same data. Run under LD_PRELOAD=liba2afft_mpi.so with
- * A2AFFT_ALLTOALL=<spec>. Prints "N of N checks matched"; exit status 0 when all did. */
+ * MPI_Alltoall_init and MPI_Alltoallv_init / MPI_Start) on MPI_COMM_WORLD and on a split,
+ * completed through every call of the MPI_Wait/Test family, also mixed with point-to-point
+ * requests in one array, two calls in flight on one plan, and a strided type on some ranks only.
+ * Every received byte is compared with PMPI_Alltoall(v) on the same data. Run under
+ * LD_PRELOAD=liba2afft_mpi.so with A2AFFT_ALLTOALL=<spec> (and A2AFFT_ALLTOALLV=<variable spec>).
+ * Prints "N of N checks matched"; exit status 0 when all did. */
 #include <mpi.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -137,6 +138,66 @@ static void post_ring(MPI_Comm comm, int* out, int* in, MPI_Request requests[2])
   MPI_Isend(out, 1, MPI_INT, (rank + 1) % ranks, 7, comm, &requests[1]);
 }
 
+#if MPI_VERSION >= 4
+/* Persistent MPI_Alltoallv: rank i sends rank j 8 * ((3i + 5j + 1) mod 4) bytes (empty peers
+ * among them), started three times with new data (MPI_Start, then MPI_Startall), completed by
+ * MPI_Wait, MPI_Waitany and MPI_Test (MPICH 4.0.2's own MPI_Testall fails on it), each time
+ * against PMPI_Alltoallv on the same data; then freed. Returns the bytes (and requests) that
+ * differ, summed over MPI_COMM_WORLD. */
+static long persistent_alltoallv(MPI_Comm comm) {
+  int rank, ranks;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &ranks);
+  int *sc = malloc(4 * ranks * sizeof(int)), *sd = sc + ranks, *rc = sd + ranks, *rd = rc + ranks;
+  int sent = 0, received = 0;
+  for (int j = 0; j < ranks; ++j) {
+    sc[j] = 8 * ((3 * rank + 5 * j + 1) % 4);
+    rc[j] = 8 * ((3 * j + 5 * rank + 1) % 4);
+    sd[j] = sent;
+    rd[j] = received;
+    sent += sc[j];
+    received += rc[j];
+  }
+  unsigned char *send = malloc(sent + 1), *got = malloc(received + 1),
+                *expected = malloc(received + 1);
+  MPI_Request request;
+  MPI_Alltoallv_init(send, sc, sd, MPI_BYTE, got, rc, rd, MPI_BYTE, comm, MPI_INFO_NULL, &request);
+  long bad = 0, total = 0;
+  for (int round = 0; round < 3; ++round) {
+    for (int j = 0; j < ranks; ++j)
+      for (int i = 0; i < sc[j]; ++i)
+        send[sd[j] + i] = pattern(rank, j, (size_t)i, 30 + round);
+    memset(got, 0xa5, received + 1);
+    memset(expected, 0xa5, received + 1);
+    PMPI_Alltoallv(send, sc, sd, MPI_BYTE, expected, rc, rd, MPI_BYTE, comm);
+    MPI_Request started[1] = {request};
+    if (round == 0) {
+      MPI_Start(&request);
+    } else {
+      MPI_Startall(1, started);
+    }
+    int index = -1, flag = 0;
+    if (round == 0) MPI_Wait(&request, MPI_STATUS_IGNORE);
+    if (round == 1) {
+      MPI_Waitany(1, started, &index, MPI_STATUS_IGNORE);
+      bad += index != 0;
+    }
+    while (round == 2 && !flag)
+      MPI_Test(&started[0], &flag, MPI_STATUS_IGNORE);
+    for (int i = 0; i <= received; ++i)
+      bad += got[i] != expected[i];
+  }
+  MPI_Request_free(&request);
+  bad += request != MPI_REQUEST_NULL;
+  free(sc);
+  free(send);
+  free(got);
+  free(expected);
+  MPI_Allreduce(&bad, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+  return total;
+}
+#endif
+
 static long failures = 0;
 static int checks = 0;
 
@@ -225,6 +286,8 @@ int main(int argc, char** argv) {
     free(p.send);
     free(p.got);
     free(p.expected);
+    record(persistent_alltoallv(comms[k]), "MPI_Alltoallv_init and MPI_Start", names[k],
+           world_rank);
 #endif
   }
   if (world_rank == 0)

@@ -26,6 +26,7 @@ for name in "${names[@]}"; do
     alltoall1_nb | nonblocking) kinds=(--kind "MPI_Ialltoall (C)" --min "$split_min" "${allowed[@]}") ;;
     alltoallv | alltoallv0) kinds=(--kind "MPI_Alltoallv (C)" --min 1 "${allowed[@]}") ;;
     p_alltoall) kinds=(--kind "MPI_Alltoall_init (C)" --min "$split_min" "${allowed[@]}") ;;
+    p_alltoallv) kinds=(--kind "MPI_Alltoallv_init (C)" --min 1 "${allowed[@]}") ;;
     *) echo "FAILED: no expectations for $name"; exit 1 ;;
   esac
   echo "== $name"
