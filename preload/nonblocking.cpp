@@ -489,6 +489,16 @@ bool any_ours(int count, const MPI_Request requests[]) {
   return false;
 }
 
+bool any_persistent(int count, const MPI_Request requests[]) {
+  if (!requests_in_flight()) return false;
+  for (int i = 0; i < count; ++i) {
+    if (const SplitCall* call = find_call(requests[i]); call != nullptr && call->persistent) {
+      return true;
+    }
+  }
+  return false;
+}
+
 void progress(int count, const MPI_Request requests[], bool block) {
   for (int i = 0; i < count; ++i) {
     if (SplitCall* call = find_call(requests[i])) advance(*call, block);

@@ -217,6 +217,26 @@ bool any_ours(int count, const MPI_Request requests[]);
 /// MPI_TEST family do, which call the library directly: fortran.cpp). The others are left alone.
 void progress(int count, const MPI_Request requests[], bool block);
 
+/// Whether any of `requests` is a persistent request of the drop-in's (MPI_Alltoall(v)_init).
+bool any_persistent(int count, const MPI_Request requests[]);
+
+/// The C MPI_Wait/Test family, MPI_Start(all) and MPI_Request_free over C handles, the drop-in's
+/// requests among them or not (nonblocking.cpp): what the C entry points run, and the Fortran ones
+/// that cannot leave a call to the library (fortran.cpp).
+int wait(MPI_Request* request, MPI_Status* status);
+int test(MPI_Request* request, int* flag, MPI_Status* status);
+int wait_all(int count, MPI_Request requests[], MPI_Status statuses[]);
+int test_all(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]);
+int wait_any(int count, MPI_Request requests[], int* index, MPI_Status* status);
+int test_any(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status);
+int wait_some(int count, MPI_Request requests[], int* outcount, int indices[],
+              MPI_Status statuses[]);
+int test_some(int count, MPI_Request requests[], int* outcount, int indices[],
+              MPI_Status statuses[]);
+int start(MPI_Request* request);
+int start_all(int count, MPI_Request requests[]);
+int request_free(MPI_Request* request);
+
 /// The report's record for a new communicator's cache (report.cpp).
 CommRecord* new_record(MPI_Comm comm);
 /// Counts one call in `cache`'s record: `backend` when routed, else `fallback` (its reason);

@@ -147,19 +147,28 @@ foreach(case "mpif_h@1@nonblocking@MPI_Ialltoall on .* B blocks: nonblocking"
   list(GET parts 2 spec)
   list(GET parts 3 expected)
   set(report --kind "MPI_Ialltoall ({caught})" --min 22 --fallback "^MPI_IN_PLACE$")
+  set(persistent --kind "MPI_Alltoall_init ({caught})" --min 2 --kind "MPI_Start (C)" --min 12)
   if(spec STREQUAL "tra")
     set(report --kind "MPI_Ialltoall ({caught})" --min 0 --fallback "^MPI_IN_PLACE$"
                --fallback "has no split phase")
+    set(persistent --kind "MPI_Alltoall_init ({caught})" --min 0 --fallback "has no split phase"
+                   --kind "MPI_Start (C)" --min 6)
+  endif()
+  # MPI 4 libraries (MPICH here): MPI_ALLTOALL_INIT and MPI_ALLTOALLV_INIT too, 3 starts each.
+  set(flags "")
+  if(A2AFFT_HAVE_ALLTOALL_INIT AND A2AFFT_HAVE_ALLTOALLV_INIT)
+    set(flags -DPERSISTENT)
+    list(APPEND report ${persistent} --kind "MPI_Alltoallv_init ({caught})" --min 2)
   endif()
   add_test(NAME preload.fortran_nb.${name}
            COMMAND ${CMAKE_SOURCE_DIR}/tests/preload/fortran_check.sh ${preload_mpifort}
                    ${CMAKE_SOURCE_DIR}/tests/preload/ialltoall_fortran.F90 ${binding}
-                   $<TARGET_FILE:a2afft_mpi> $<TARGET_FILE:report_check> -- ${launcher_f3} --
+                   $<TARGET_FILE:a2afft_mpi> $<TARGET_FILE:report_check> ${flags} -- ${launcher_f3} --
                    "ialltoall_fortran \\(.*\\): ([0-9]+) of \\1 checks matched" "${expected}"
                    "MPI_Ialltoall \\({caught}\\): fallback to PMPI_Ialltoall: MPI_IN_PLACE"
                    -- ${report})
-  set_tests_properties(preload.fortran_nb.${name} PROPERTIES LABELS preload TIMEOUT 180
-                       ENVIRONMENT "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALL_LOG=1")
+  set_tests_properties(preload.fortran_nb.${name} PROPERTIES LABELS preload TIMEOUT 180 ENVIRONMENT
+                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=sparse;A2AFFT_ALLTOALL_LOG=1")
 endforeach()
 
 # MPI_Ialltoall (and MPI_Alltoall_init and MPI_Alltoallv_init where the MPI library has them,

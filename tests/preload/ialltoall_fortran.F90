@@ -7,7 +7,10 @@
 ! with MPI_IN_PLACE (Fortran's own constant), which falls back. Every received element is
 ! checked against what its sender put there (each value names sender, receiver, element and
 ! round), and every request must end as MPI_REQUEST_NULL, each completed exactly once, with
-! ierror MPI_SUCCESS. Prints "N of N checks matched" and stops with status 1 on any mismatch.
+! ierror MPI_SUCCESS. With PERSISTENT (MPI 4 libraries), also MPI_ALLTOALL_INIT and
+! MPI_ALLTOALLV_INIT, each started three times (MPI_START, MPI_STARTALL) and completed by
+! MPI_WAIT, MPI_WAITANY and MPI_TEST, then freed.
+! Prints "N of N checks matched" and stops with status 1 on any mismatch.
 #if BINDING == 3
 #define HANDLE(kind) type(kind)
 #define STATUSES type(MPI_Status) :: statuses(3)
@@ -49,6 +52,10 @@ program ialltoall_fortran
     call tally(two_in_flight(comms(k)), 'two MPI_IALLTOALL in flight')
     call tally(bottom(comms(k)), 'MPI_IALLTOALL from MPI_BOTTOM')
     call tally(in_place(comms(k)), 'MPI_IALLTOALL MPI_IN_PLACE')
+#ifdef PERSISTENT
+    call tally(persistent(comms(k), .false.), 'MPI_ALLTOALL_INIT')
+    call tally(persistent(comms(k), .true.), 'MPI_ALLTOALLV_INIT')
+#endif
   end do
   if (world_rank == 0) print '(a,a,a,i0,a,i0,a)', 'ialltoall_fortran (', &
       trim(names(BINDING)), '): ', checks - failures, ' of ', checks, ' checks matched'
@@ -295,5 +302,76 @@ contains
     call MPI_Wait(request, MPI_STATUS_IGNORE, ierr)
     bad = bad + merge(0, 1, ierr == MPI_SUCCESS) + wrong(recv, n, rank, ranks, 14)
   end function
+
+#ifdef PERSISTENT
+  ! A persistent MPI_ALLTOALL of n integers per peer or, `uneven`, MPI_ALLTOALLV with rank i
+  ! sending rank j mod(3i + 5j + 1, 4) integers (empty peers among them), started three times
+  ! with new data (MPI_START, MPI_STARTALL, MPI_START) and completed by MPI_WAIT, MPI_WAITANY and
+  ! MPI_TEST (MPICH 4.0.2's own MPI_TESTALL fails on its persistent collectives), then freed.
+  integer function persistent(comm, uneven) result(bad)
+    HANDLE(MPI_Comm), intent(in) :: comm
+    logical, intent(in) :: uneven
+    integer, parameter :: n = 3
+    integer :: rank, ranks, j, i, round, index, ierr
+    logical :: flag
+    integer, allocatable :: sc(:), sd(:), rc(:), rd(:)
+    integer, allocatable, asynchronous :: send(:), recv(:)
+    HANDLE(MPI_Request) :: request, started(1)
+    call MPI_Comm_rank(comm, rank, ierr)
+    call MPI_Comm_size(comm, ranks, ierr)
+    allocate (sc(ranks), sd(ranks), rc(ranks), rd(ranks))
+    do j = 0, ranks - 1
+      sc(j + 1) = merge(mod(3 * rank + 5 * j + 1, 4), n, uneven)
+      rc(j + 1) = merge(mod(3 * j + 5 * rank + 1, 4), n, uneven)
+    end do
+    sd(1) = 0
+    rd(1) = 0
+    do j = 2, ranks
+      sd(j) = sd(j - 1) + sc(j - 1)
+      rd(j) = rd(j - 1) + rc(j - 1)
+    end do
+    allocate (send(max(1, sum(sc))), recv(max(1, sum(rc))))
+    if (uneven) then
+      call MPI_Alltoallv_init(send, sc, sd, MPI_INTEGER, recv, rc, rd, MPI_INTEGER, comm, &
+                              MPI_INFO_NULL, request, ierr)
+    else
+      call MPI_Alltoall_init(send, n, MPI_INTEGER, recv, n, MPI_INTEGER, comm, MPI_INFO_NULL, &
+                             request, ierr)
+    end if
+    bad = merge(0, 1, ierr == MPI_SUCCESS)
+    do round = 1, 3
+      do j = 0, ranks - 1
+        do i = 1, sc(j + 1)
+          send(sd(j + 1) + i) = value_of(rank, j, i, 20 + round)
+        end do
+      end do
+      recv = -1
+      started(1) = request
+      select case (round)
+      case (1)
+        call MPI_Start(request, ierr)
+        call MPI_Wait(request, MPI_STATUS_IGNORE, ierr)
+      case (2)
+        call MPI_Startall(1, started, ierr)
+        call MPI_Waitany(1, started, index, MPI_STATUS_IGNORE, ierr)
+        bad = bad + merge(0, 1, index - shift == 1)
+      case default
+        call MPI_Start(request, ierr)
+        flag = .false.
+        do while (.not. flag)
+          call MPI_Test(request, flag, MPI_STATUS_IGNORE, ierr)
+        end do
+      end select
+      bad = bad + merge(0, 1, ierr == MPI_SUCCESS .and. request /= MPI_REQUEST_NULL)
+      do j = 0, ranks - 1
+        do i = 1, rc(j + 1)
+          if (recv(rd(j + 1) + i) /= value_of(j, rank, i, 20 + round)) bad = bad + 1
+        end do
+      end do
+    end do
+    call MPI_Request_free(request, ierr)
+    bad = bad + merge(0, 1, ierr == MPI_SUCCESS .and. request == MPI_REQUEST_NULL)
+  end function
+#endif
 
 end program
