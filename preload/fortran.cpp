@@ -1,8 +1,8 @@
-// The Fortran bindings of MPI_Alltoall, MPI_Alltoallv, MPI_Ialltoall, the MPI_Wait/Test family
-// and MPI_Finalize. Open MPI's Fortran
-// wrappers (libmpi_mpifh: mpif.h and `use mpi`) call PMPI_Alltoall directly, so a Fortran
-// program never reaches the C MPI_Alltoall above: the drop-in must define the Fortran symbols
-// themselves, under every name mangling the libraries export (`nm -D`):
+// The Fortran bindings of MPI_Alltoall, MPI_Alltoallv, MPI_Ialltoall, the MPI_Wait/Test family,
+// MPI_Finalize and, where the library has them, MPI_Alltoall(v)_init. Open MPI's Fortran wrappers
+// (libmpi_mpifh: mpif.h and `use mpi`) call PMPI_Alltoall directly, so a Fortran program never
+// reaches the C MPI_Alltoall above: the drop-in must define the Fortran symbols themselves,
+// under every name mangling the libraries export (`nm -D`):
 //  - mpi_alltoall, mpi_alltoall_, mpi_alltoall__, MPI_ALLTOALL: mpif.h and `use mpi`, in Open
 //    MPI's libmpi_mpifh and MPICH's libmpichfort (compilers append none, one or two _);
 //  - ompi_alltoall_f: what Open MPI's `use mpi_f08` wrappers (mpi_alltoall_f08_ in
@@ -28,7 +28,8 @@
 // frees the generalized requests that progress() completed, converts the statuses and writes
 // ierror as it always does. MPI_WAITANY and MPI_WAITSOME poll: progress() without blocking and
 // the library's MPI_TESTANY / MPI_TESTSOME, until one completes. While the drop-in has no request
-// of its own alive, every call goes straight to the library.
+// of its own alive, every call goes straight to the library. (MPICH's mpi_f08 with a persistent
+// request of the drop-in's among them takes a detour instead: below, A2AFFT_F08_DETOUR.)
 // Fortran's MPI_IN_PLACE and MPI_BOTTOM are not C's: each is the address of a variable the
 // library defines (Open MPI: the common blocks mpi_fortran_in_place_ and mpi_fortran_bottom_;
 // MPICH: the pointers MPIR_F_MPI_IN_PLACE and MPIR_F_MPI_BOTTOM, set at MPI_Init, and the
