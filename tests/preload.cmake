@@ -168,7 +168,7 @@ foreach(case "mpif_h@1@nonblocking@MPI_Ialltoall on .* B blocks: nonblocking"
                    "MPI_Ialltoall \\({caught}\\): fallback to PMPI_Ialltoall: MPI_IN_PLACE"
                    -- ${report})
   set_tests_properties(preload.fortran_nb.${name} PROPERTIES LABELS preload TIMEOUT 180 ENVIRONMENT
-                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=sparse;A2AFFT_ALLTOALL_LOG=1")
+                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=sparse;A2AFFT_ALLTOALL_LOG=1${library_testall}")
 endforeach()
 
 # MPI_Ialltoall (and MPI_Alltoall_init and MPI_Alltoallv_init where the MPI library has them,
@@ -202,15 +202,20 @@ foreach(case "nonblocking@4@MPI_Ialltoall on .* B blocks: nonblocking"
   if(starts GREATER 0)
     list(APPEND report --kind "MPI_Start (C)" --min ${starts})
   endif()
+  set(library_testall "")
   if(spec STREQUAL "tra")
     set(report --kind "MPI_Ialltoall (C)" --min 0 --fallback "has no split phase")
+    # MPICH 4.0.2's MPI_Testall aborts on its own persistent collectives, which tra leaves to it.
+    if(_a2afft_mpiexec_version MATCHES "HYDRA")
+      set(library_testall ";IALLTOALL_USER_LIBRARY_TESTALL_BROKEN=1")
+    endif()
   endif()
   a2afft_mpiexec_command(launcher_i ${ranks})
   add_test(NAME preload.ialltoall.${name}
            COMMAND ${preload_check} ${launcher_i} -- $<TARGET_FILE:ialltoall_user> --
                    "ialltoall_user: ([0-9]+) of \\1 checks matched" "${expected}" -- ${report})
   set_tests_properties(preload.ialltoall.${name} PROPERTIES LABELS preload TIMEOUT 120 ENVIRONMENT
-                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=sparse;A2AFFT_ALLTOALL_LOG=1")
+                       "${A2AFFT_MPI_TEST_ENV};A2AFFT_ALLTOALL=${spec};A2AFFT_ALLTOALLV=sparse;A2AFFT_ALLTOALL_LOG=1${library_testall}")
 endforeach()
 
 # The drop-in's cost per call against the same backend through the library (a measuring tool,

@@ -271,7 +271,14 @@ int main(int argc, char** argv) {
         MPI_Request started[1] = {requests[0]};
         MPI_Startall(1, started);
       }
-      const int wrong = complete(round == 2 ? kWaitany : round == 1 ? kTestall : kWait, requests);
+      /* MPICH 4.0.2's own MPI_Testall aborts on its persistent collective requests ("Fatal error
+       * in internal_Testall", reproduced without the drop-in): where the library keeps the
+       * request (a backend without a split phase leaves MPI_Alltoall_init to it), the test
+       * registration sets IALLTOALL_USER_LIBRARY_TESTALL_BROKEN and that round uses
+       * MPI_Waitall instead. */
+      const enum Completion second =
+          getenv("IALLTOALL_USER_LIBRARY_TESTALL_BROKEN") ? kWaitall : kTestall;
+      const int wrong = complete(round == 2 ? kWaitany : round == 1 ? second : kWait, requests);
       long bad = wrong;
       for (size_t i = 0; i < p.bytes; ++i)
         bad += p.got[i] != p.expected[i];
