@@ -29,6 +29,7 @@
 #include "report/reporter.hpp"
 #include "report/stats.hpp"
 #include "run_order.hpp"
+#include "split_phase_overlap.hpp"
 
 namespace a2afft::commands {
 namespace {
@@ -242,7 +243,10 @@ class AlltoallBenchmark {
     for (auto& [name, series] : trial.phase_seconds) {
       row.phase_median_seconds[name] = report::summarize(series).median;
     }
-    if (options_.stats == "osu") row.osu = osu_figures(seconds);
+    if (options_.stats == "osu") {
+      row.osu = osu_figures(seconds);
+      osu_split_phase(trial);
+    }
     report::max_over_ranks(seconds, MPI_COMM_WORLD);
     const report::Summary summary = report::summarize(seconds);
     row.median_seconds = summary.median;
@@ -271,6 +275,36 @@ class AlltoallBenchmark {
       throw MpiError("MPI_Allgather(each rank's mean seconds) failed");
     }
     return report::osu_summary(rank_means, static_cast<int>(seconds.size()));
+  }
+
+  // --stats osu (collective): osu_ialltoall's figures for a plan with a split phase, after its
+  // own runs and with as many; or why the row has none. A platform that refuses the split phase
+  // (mpi's MPI_Ialltoall in simulation from 256 ranks) throws on every rank alike in the first
+  // start(), before any message, so the refusal becomes the row's reason.
+  void osu_split_phase(Trial& trial) const {
+    Row& row = trial.row;
+    if (!trial.plan->overlaps()) {
+      row.osu_overlap_none =
+          "no split phase: its start() does the whole exchange before it returns, so nothing is "
+          "in flight to overlap with compute (`a2afft list` shows which backends have one)";
+      return;
+    }
+    report::SplitPhaseRankSeconds means;
+    try {
+      means = time_split_phase(*trial.plan, trial.send, trial.recv, options_.warmup,
+                               options_.iterations, MPI_COMM_WORLD);
+    } catch (const UsageError& error) {
+      row.osu_overlap_none = error.what();
+      return;
+    }
+    // Five doubles, as bytes: every rank runs the same binary.
+    constexpr int kMeansBytes = static_cast<int>(sizeof(report::SplitPhaseRankSeconds));
+    std::vector<report::SplitPhaseRankSeconds> rank_means(static_cast<std::size_t>(ranks_.size()));
+    if (MPI_Allgather(&means, kMeansBytes, MPI_BYTE, rank_means.data(), kMeansBytes, MPI_BYTE,
+                      MPI_COMM_WORLD) != MPI_SUCCESS) {
+      throw MpiError("MPI_Allgather(each rank's split-phase means) failed");
+    }
+    row.osu_overlap = report::osu_overlap(rank_means, options_.iterations);
   }
 
   void report_progress(const Row& row) const {
@@ -400,7 +434,11 @@ std::vector<std::string> runnable_specs(const std::vector<cli::ExchangeChoice>& 
 constexpr const char* kOsuText =
     "osu: osu_alltoall -f's figures too: each rank's mean over the timed runs, then the mean, "
     "min and max of those over ranks (each run timed on its own rank after a barrier, as OSU's "
-    "calls are, but interleaved with the other exchanges' runs unless sequential)";
+    "calls are, but interleaved with the other exchanges' runs unless sequential); for a plan "
+    "with a split phase also osu_ialltoall's, from two more passes as many runs long after its "
+    "runs: start()+finish() alone (pure comm), then start(), a dummy compute as long as the "
+    "rank's pure comm, finish() (overall, compute); each the mean over ranks of every rank's "
+    "mean; overlap % = max(0, 100 - (overall - compute) / pure comm x 100)";
 
 // The console's settings line: how rows are timed (or that nothing runs), and the options that
 // change what a row means.

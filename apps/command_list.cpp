@@ -34,9 +34,14 @@ void print_markdown(const std::vector<BackendInfo>& infos) {
   }
 }
 
-// The specs the running MPI library offers (the vendor rows, read through MPI_T).
+// The specs the running MPI library offers (the vendor rows, read through MPI_T; in
+// simulation SMPI's own algorithms, one of which the whole simulation runs).
 void print_offered(const std::vector<BackendInfo>& infos) {
-  std::cout << "\nOffered by this MPI library (read at run time through MPI_T):\n";
+  std::cout << "\nOffered by this MPI library "
+            << (A2AFFT_SMPI ? "(SimGrid SMPI's alltoall algorithms, read at run time from "
+                              "SimGrid; only the one the simulation was launched with runs: "
+                              "scripts/simulate --alltoall NAME):\n"
+                            : "(read at run time through MPI_T):\n");
   bool any = false;
   for (const BackendInfo& info : infos) {
     for (const std::string& spec : info.offered) {

@@ -122,6 +122,18 @@ add_test(NAME simulated.cli.error.memory_counts_every_simulated_rank
                  "for the 16 simulated ranks \\(all in this one process: SMPI\\)"
                  ${A2AFFT_SIMULATE} --platform test-cluster --ranks 16 --ranks-per-node 4 --
                  a2afft fft3d --size 2048 --exchange pairwise)
+# The vendor rows in simulation (issue 46): SMPI's own algorithms, listed from SimGrid; the one
+# the simulation was launched with (--alltoall) runs and passes --validate, another is one error
+# saying to relaunch with --alltoall NAME.
+add_test(NAME simulated.vendor_rows
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/vendor_rows.sh ${A2AFFT_SIMULATE})
+# --stats osu where the platform refuses mpi's split phase (MPI_Ialltoall from 256 simulated
+# ranks): the row keeps osu_alltoall's figures and says why it has no osu_ialltoall ones (5 s).
+add_test(NAME simulated.osu_split_phase_refused_np256
+         COMMAND ${A2AFFT_SIMULATE} --platform theta-like --ranks 256 -- a2afft alltoall -x mpi
+                 --sizes 1 --iters 1 --warmup 0 --stats osu)
+set_tests_properties(simulated.osu_split_phase_refused_np256 PROPERTIES PASS_REGULAR_EXPRESSION
+  " +1 +mpi +[0-9.]+ [^\n]* +[0-9.]+ +[0-9.]+ +[0-9.]+ +- +- +- +-\nno osu_ialltoall figures: mpi: mpi's split phase \\(start\\(\\)/finish\\(\\): MPI_Ialltoall\\) cannot run in simulation on 256 ranks: ")
 add_test(NAME simulated.hpcc_length
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/simulated/hpcc_length.sh ${A2AFFT_SIMULATE})
 add_test(NAME simulated.cli.error.unknown_exchange
@@ -158,6 +170,7 @@ add_test(NAME simulated.simulate.alltoall_unknown
 set_tests_properties(simulated.simulate.alltoall_unknown PROPERTIES PASS_REGULAR_EXPRESSION
   "^simulate: unknown --alltoall 'pairwise'; SMPI 3\\.32's MPI_Alltoall algorithms are: pair [a-z0-9_ ]*ring[a-z0-9_ ]*\nexit=2")
 set_tests_properties(simulated.reports_say_simulated simulated.fold_memory simulated.plan_only
+                     simulated.vendor_rows simulated.osu_split_phase_refused_np256
                      simulated.nonblocking_bounded simulated.cli.error.nonblocking_batch_that_crashes_np256
                      simulated.cli.error.auto_measure_np256
                      simulated.cli.error.fold_memory_with_validate simulated.cli.error.unknown_exchange

@@ -22,6 +22,19 @@ std::string spread_text(double median_seconds, double max_seconds) {
   return format("%.2fx", ratio) + (ratio > kUnstableSpread ? " unstable" : "");
 }
 
+// osu_ialltoall's overall, compute and pure communication [us] and overlap [%], or "-" for a
+// row without a split phase (the reason follows the table).
+void add_osu_overlap_cells(const AlltoallRow& row, std::vector<std::string>& cells) {
+  if (!row.osu_overlap) {
+    cells.insert(cells.end(), 4, "-");
+    return;
+  }
+  const OsuOverlap& figures = *row.osu_overlap;
+  cells.insert(cells.end(),
+               {microseconds(figures.overall_seconds), microseconds(figures.compute_seconds),
+                microseconds(figures.pure_comm_seconds), format("%.2f", figures.overlap_percent)});
+}
+
 }  // namespace
 
 void ConsoleReporter::report_context(const Header& header) {
@@ -50,6 +63,14 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   if (osu) {
     columns.insert(columns.end(),
                    {{"osu avg [us]", true}, {"osu min [us]", true}, {"osu max [us]", true}});
+  }
+  // osu_ialltoall's figures, for the rows with a split phase.
+  const bool osu_overlap = any_osu_overlap(rows);
+  if (osu_overlap) {
+    columns.insert(columns.end(), {{"osu overall [us]", true},
+                                   {"osu compute [us]", true},
+                                   {"osu pure comm [us]", true},
+                                   {"osu overlap [%]", true}});
   }
   const bool roofline = any_copy_bound(rows);
   if (roofline) {
@@ -83,6 +104,7 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     } else if (osu) {
       cells.insert(cells.end(), 3, "-");
     }
+    if (osu_overlap) add_osu_overlap_cells(row, cells);
     if (row.copy_bound) {
       const CopyBoundCells& bound = *row.copy_bound;
       cells.insert(cells.end(), {format("%.2f", static_cast<double>(bound.off_rank_bytes) /
@@ -120,6 +142,19 @@ void ConsoleReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     }
   }
   if (any_unstable) out_ << "(unstable: " << unstable_advice() << ")\n";
+  print_osu_overlap_refusals(rows);
+}
+
+// Why a row has no osu_ialltoall figures, once per exchange and reason (block sizes alike).
+void ConsoleReporter::print_osu_overlap_refusals(const std::vector<AlltoallRow>& rows) {
+  std::vector<std::pair<std::string, std::string>> said;
+  for (const AlltoallRow& row : rows) {
+    if (row.osu_overlap_none.empty()) continue;
+    const std::pair<std::string, std::string> item{row.exchange, row.osu_overlap_none};
+    if (std::find(said.begin(), said.end(), item) != said.end()) continue;
+    said.push_back(item);
+    out_ << "no osu_ialltoall figures: " << row.exchange << ": " << row.osu_overlap_none << '\n';
+  }
 }
 
 void ConsoleReporter::report_runs(const std::vector<FftRow>& rows) {

@@ -17,12 +17,16 @@ class ConsoleReporter final : public Reporter {
   void report_context(const Header& header) override;
   /// Times in microseconds, `vs mpi` when the vendor ran, a column per phase, `check` when
   /// validated, the plan's cost with --plan-time (no time columns when every row is plan only);
-  /// then a `FAIL` line per failed row saying what failed.
+  /// then a `FAIL` line per failed row saying what failed; with --stats osu, osu_alltoall -f's
+  /// figures and osu_ialltoall's, and why a row has none of the latter.
   void report_runs(const std::vector<AlltoallRow>& rows) override;
   /// Times in milliseconds; `-` where a row has no transpose/compute split or no FFTW-MPI error.
   void report_runs(const std::vector<FftRow>& rows) override;
 
  private:
+  /// A `no osu_ialltoall figures: EXCHANGE: why` line per exchange and reason (--stats osu).
+  void print_osu_overlap_refusals(const std::vector<AlltoallRow>& rows);
+
   std::ostream& out_;
   std::string exchange_header_;
 };

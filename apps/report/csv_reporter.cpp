@@ -25,6 +25,20 @@ std::string number(double value) {
   return format("%.6g", value);
 }
 
+// osu_ialltoall's figures in seconds and the overlap in percent, or empty cells and why the
+// row has none.
+void add_osu_overlap_cells(const AlltoallRow& row, std::vector<std::string>& cells) {
+  if (!row.osu_overlap) {
+    cells.insert(cells.end(), 6, "");
+    cells.push_back(row.osu_overlap_none);
+    return;
+  }
+  const OsuOverlap& figures = *row.osu_overlap;
+  cells.insert(cells.end(), {number(figures.overall_seconds), number(figures.compute_seconds),
+                             number(figures.pure_comm_seconds), number(figures.init_seconds),
+                             number(figures.wait_seconds), number(figures.overlap_percent), ""});
+}
+
 }  // namespace
 
 std::string csv_field(std::string_view text) {
@@ -86,6 +100,12 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
   // OSU's figures only when asked for (--stats osu), so other runs' files keep their header.
   const bool osu = any_osu(rows);
   if (osu) header.insert(header.end(), {"osu_avg_s", "osu_min_s", "osu_max_s"});
+  // osu_ialltoall's figures beside them, and why a row without a split phase has none.
+  const bool osu_overlap = any_osu_overlap(rows);
+  if (osu_overlap) {
+    header.insert(header.end(), {"osu_overall_s", "osu_compute_s", "osu_pure_comm_s", "osu_init_s",
+                                 "osu_wait_s", "osu_overlap_percent", "osu_no_overlap_because"});
+  }
   // The roofline's columns only when the run measured one, as for the FFTs.
   const bool roofline = any_copy_bound(rows);
   if (roofline) header.insert(header.end(), {"off_rank_bytes_per_rank", "copy_bound_s"});
@@ -119,6 +139,7 @@ void CsvReporter::report_runs(const std::vector<AlltoallRow>& rows) {
     } else if (osu) {
       cells.insert(cells.end(), 3, "");
     }
+    if (osu_overlap) add_osu_overlap_cells(row, cells);
     if (row.copy_bound) {
       cells.insert(cells.end(), {std::to_string(row.copy_bound->off_rank_bytes),
                                  number(row.copy_bound->bound_seconds)});

@@ -47,7 +47,9 @@ class CsvReporter final : public Reporter {
   void report_context(const Header&) override {}  // a CSV holds rows only
   /// block_bytes,spec,exchange,median_s,min_s,max_s, then <phase>_median_s for every phase in
   /// phase_names() order (empty where a row has none), then check; with --stats osu
-  /// osu_avg_s,osu_min_s,osu_max_s; with --roofline
+  /// osu_avg_s,osu_min_s,osu_max_s, then osu_ialltoall's osu_overall_s,osu_compute_s,
+  /// osu_pure_comm_s,osu_init_s,osu_wait_s,osu_overlap_percent (empty without a split phase) and
+  /// osu_no_overlap_because (why not, else empty); with --roofline
   /// off_rank_bytes_per_rank,copy_bound_s; with --plan-time plan_s,plan_heap_bytes_per_rank;
   /// with --plan-only (time cells empty) run, "plan only (built and measured, not run)".
   void report_runs(const std::vector<AlltoallRow>& rows) override;

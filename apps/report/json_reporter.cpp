@@ -52,6 +52,18 @@ nlohmann::json to_json(const AlltoallRow& row) {
                    {"max_seconds", row.osu->max_seconds},
                    {"iterations", row.osu->runs}};
   }
+  if (row.osu_overlap) {
+    const OsuOverlap& figures = *row.osu_overlap;
+    item["osu_ialltoall"] = {{"overall_seconds", figures.overall_seconds},
+                             {"compute_seconds", figures.compute_seconds},
+                             {"pure_comm_seconds", figures.pure_comm_seconds},
+                             {"init_seconds", figures.init_seconds},
+                             {"wait_seconds", figures.wait_seconds},
+                             {"overlap_percent", figures.overlap_percent},
+                             {"iterations", figures.runs}};
+  } else if (!row.osu_overlap_none.empty()) {
+    item["osu_ialltoall_none"] = row.osu_overlap_none;
+  }
   if (row.copy_bound) {
     item["copy_bound"] = {{"off_rank_bytes_per_rank", row.copy_bound->off_rank_bytes},
                           {"bound_seconds", row.copy_bound->bound_seconds}};

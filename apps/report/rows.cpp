@@ -34,6 +34,12 @@ bool any_osu(const std::vector<AlltoallRow>& rows) {
                      [](const AlltoallRow& row) { return row.osu.has_value(); });
 }
 
+bool any_osu_overlap(const std::vector<AlltoallRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const AlltoallRow& row) {
+    return row.osu_overlap.has_value() || !row.osu_overlap_none.empty();
+  });
+}
+
 bool any_plan_only(const std::vector<AlltoallRow>& rows) {
   return std::any_of(rows.begin(), rows.end(),
                      [](const AlltoallRow& row) { return row.plan_only; });

@@ -68,6 +68,10 @@ struct AlltoallRow {
   std::optional<PlanCostCells> plan{};                 // --plan-time
   bool plan_only = false;                              // --plan-only: built, never run
   std::optional<OsuSummary> osu{};                     // --stats osu: osu_alltoall -f's figures
+  // --stats osu: osu_ialltoall's figures for a row whose plan has a split phase, or why the
+  // row has none (no split phase, or one the platform refuses).
+  std::optional<OsuOverlap> osu_overlap{};
+  std::string osu_overlap_none{};
 };
 
 /// One engine and plan of an FFT benchmark (`a2afft fft3d`, `fft1d`).
@@ -104,6 +108,10 @@ bool any_plan_time(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row has OSU's figures (alltoall --stats osu): then every reporter adds them.
 bool any_osu(const std::vector<AlltoallRow>& rows);
+
+/// Whether any row has osu_ialltoall's figures or says why it has none (alltoall --stats osu on
+/// a run): then every reporter adds their columns.
+bool any_osu_overlap(const std::vector<AlltoallRow>& rows);
 
 /// Whether any row is plan only (alltoall --plan-only): then the files say so on every row.
 bool any_plan_only(const std::vector<AlltoallRow>& rows);

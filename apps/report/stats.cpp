@@ -29,6 +29,30 @@ OsuSummary osu_summary(const std::vector<double>& rank_mean_seconds, int runs) {
   return {mean(rank_mean_seconds), *min, *max, runs};
 }
 
+OsuOverlap osu_overlap(const std::vector<SplitPhaseRankSeconds>& ranks, int runs) {
+  if (ranks.empty()) return {};
+  OsuOverlap figures;
+  for (const SplitPhaseRankSeconds& rank : ranks) {
+    figures.overall_seconds += rank.overall_seconds;
+    figures.compute_seconds += rank.compute_seconds;
+    figures.pure_comm_seconds += rank.pure_comm_seconds;
+    figures.init_seconds += rank.init_seconds;
+    figures.wait_seconds += rank.wait_seconds;
+  }
+  const auto count = static_cast<double>(ranks.size());
+  for (double* sum : {&figures.overall_seconds, &figures.compute_seconds,
+                      &figures.pure_comm_seconds, &figures.init_seconds, &figures.wait_seconds})
+    *sum /= count;
+  // The communication time the compute did not hide, as a share of the exchange's own time.
+  const double exposed_seconds = figures.overall_seconds - figures.compute_seconds;
+  figures.overlap_percent =
+      figures.pure_comm_seconds > 0
+          ? std::max(0.0, 100.0 - exposed_seconds / figures.pure_comm_seconds * 100.0)
+          : 0.0;
+  figures.runs = runs;
+  return figures;
+}
+
 double spread(double median_seconds, double max_seconds) {
   return median_seconds > 0 ? max_seconds / median_seconds : 0;
 }

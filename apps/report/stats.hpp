@@ -38,6 +38,38 @@ double mean(const std::vector<double>& values);
 /// a2afft's own figure differs: the max over ranks of each run first, then the median over runs.
 OsuSummary osu_summary(const std::vector<double>& rank_mean_seconds, int runs);
 
+/// One rank's means over the timed runs of osu_ialltoall's two passes, in seconds.
+struct SplitPhaseRankSeconds {
+  double pure_comm_seconds = 0;  // first pass: start() then finish() at once, nothing between
+  double overall_seconds = 0;    // second pass: start(), the dummy compute, finish(), together
+  double compute_seconds = 0;    // second pass: the dummy compute alone
+  double init_seconds = 0;       // second pass: start() alone (OSU's "Coll. Init")
+  double wait_seconds = 0;       // second pass: finish() alone (OSU's "MPI_Wait")
+};
+
+/// osu_ialltoall's figures for one split-phase exchange at one block size: each of
+/// SplitPhaseRankSeconds's means averaged over the ranks, and the overlap.
+struct OsuOverlap {
+  double overall_seconds = 0;
+  double compute_seconds = 0;
+  double pure_comm_seconds = 0;
+  double init_seconds = 0;
+  double wait_seconds = 0;
+  double overlap_percent = 0;  // max(0, 100 - (overall - compute) / pure comm x 100)
+  int runs = 0;                // timed runs per pass
+};
+
+/// OSU's split-phase figures from every rank's means (rank order), `runs` timed runs a pass.
+/// Pure: the command gathers the means. As osu_ialltoall defines them (OSU Micro-Benchmarks
+/// 5.3, mpi/collective/osu_ialltoall.c and osu_coll.c's calculate_and_print_stats and
+/// print_stats_nbc, github.com/forresti/osu-micro-benchmarks at 993f966): every figure is the
+/// sum over ranks of each rank's mean, divided by the ranks; the overlap is computed from those
+/// averages as max(0, 100 - ((overall - (compute - test)) / pure comm) x 100). a2afft never
+/// calls test() between start() and finish() (OSU's default, no -t probes), so test is 0. A pure
+/// communication time of 0 leaves nothing to overlap: the overlap is then 0, where OSU would
+/// divide by zero. All 0 when there are no ranks.
+OsuOverlap osu_overlap(const std::vector<SplitPhaseRankSeconds>& ranks, int runs);
+
 /// A row's spread: its slowest timed run over its median, 1 when every run took alike (0 for a
 /// median of 0). The max, not an interquartile ratio, because one slow run is what hides: a
 /// median over 20 runs does not move when one of them took 33 times as long (issue 43).

@@ -424,6 +424,84 @@ TEST(Reporters, osu_columns_only_with_stats_osu) {
   EXPECT_EQ(osu["iterations"], 3);
 }
 
+// --stats osu on a split-phase row (issue 46): osu_ialltoall's figures, by hand on two ranks'
+// means (us). Rank 0: pure comm 10, overall 14, compute 10, init 1, wait 3; rank 1: 12, 18, 12,
+// 2, 4. Each figure is the mean over the ranks: pure comm 11, overall 16, compute 11, init 1.5,
+// wait 3.5. What the compute did not hide is overall - compute = 5 of the 11 us of pure
+// communication, so the overlap is 100 - 5 / 11 x 100 = 54.5454...%.
+TEST(OsuOverlap, the_figures_are_means_over_ranks_and_the_overlap_is_osu_ialltoalls) {
+  const std::vector<SplitPhaseRankSeconds> ranks = {{10e-6, 14e-6, 10e-6, 1e-6, 3e-6},
+                                                    {12e-6, 18e-6, 12e-6, 2e-6, 4e-6}};
+  const OsuOverlap figures = osu_overlap(ranks, 7);
+  EXPECT_DOUBLE_EQ(figures.pure_comm_seconds, 11e-6);
+  EXPECT_DOUBLE_EQ(figures.overall_seconds, 16e-6);
+  EXPECT_DOUBLE_EQ(figures.compute_seconds, 11e-6);
+  EXPECT_DOUBLE_EQ(figures.init_seconds, 1.5e-6);
+  EXPECT_DOUBLE_EQ(figures.wait_seconds, 3.5e-6);
+  EXPECT_NEAR(figures.overlap_percent, 100.0 - 500.0 / 11.0, 1e-9);
+  EXPECT_EQ(figures.runs, 7);
+}
+
+// The overlap's ends: overall = compute (the compute hid all of it) is 100%; overall past
+// compute + pure comm (the split cost more than it hid) is clamped to 0, as OSU's max(0, ...)
+// (exactly compute + pure comm is 0 up to rounding);
+// no pure communication is 0, where OSU would divide by zero; no ranks is all zeros.
+TEST(OsuOverlap, full_none_clamped_and_empty) {
+  EXPECT_DOUBLE_EQ(osu_overlap({{4e-6, 9e-6, 9e-6, 0, 0}}, 1).overlap_percent, 100.0);
+  EXPECT_NEAR(osu_overlap({{4e-6, 13e-6, 9e-6, 0, 0}}, 1).overlap_percent, 0.0, 1e-9);
+  EXPECT_DOUBLE_EQ(osu_overlap({{4e-6, 20e-6, 9e-6, 0, 0}}, 1).overlap_percent, 0.0);
+  EXPECT_DOUBLE_EQ(osu_overlap({{0, 1e-6, 1e-6, 0, 0}}, 1).overlap_percent, 0.0);
+  EXPECT_NEAR(osu_overlap({{4e-6, 11e-6, 9e-6, 0, 0}}, 1).overlap_percent, 50.0, 1e-9);
+  EXPECT_EQ(osu_overlap({}, 3).runs, 0);
+}
+
+// The split-phase columns in every format: figures on a row that has them, and on a row without
+// a split phase "-" (console, with the reason under the table), empty cells and the reason (CSV),
+// and the reason alone (JSON).
+TEST(Reporters, osu_ialltoall_columns_and_the_reason_a_row_has_none) {
+  std::vector<AlltoallRow> rows = alltoall_rows();
+  EXPECT_EQ(csv_lines(rows)[0].find("osu_overlap"), std::string::npos);
+  rows[0].osu_overlap = OsuOverlap{16e-6, 11e-6, 11e-6, 1.5e-6, 3.5e-6, 54.5454, 7};
+  rows[1].osu_overlap_none = "no split phase: because";
+  std::ostringstream out;
+  ConsoleReporter(out).report_runs(rows);
+  const std::string console = out.str();
+  const std::vector<std::string> lines = lines_of(console);
+  const std::string& head = lines.at(0);
+  EXPECT_LT(head.find("osu overall [us]"), head.find("osu compute [us]")) << head;
+  EXPECT_LT(head.find("osu compute [us]"), head.find("osu pure comm [us]")) << head;
+  EXPECT_LT(head.find("osu pure comm [us]"), head.find("osu overlap [%]")) << head;
+  // Right-aligned under their headers; "-" on the row without a split phase.
+  const auto cell_under = [&](std::size_t line, const std::string& header,
+                              const std::string& cell) {
+    const std::size_t end = head.find(header) + header.size();
+    return lines.at(line).substr(end - cell.size(), cell.size()) == cell;
+  };
+  EXPECT_TRUE(cell_under(1, "osu overall [us]", "16.00")) << console;
+  EXPECT_TRUE(cell_under(1, "osu compute [us]", "11.00")) << console;
+  EXPECT_TRUE(cell_under(1, "osu pure comm [us]", "11.00")) << console;
+  EXPECT_TRUE(cell_under(1, "osu overlap [%]", "54.55")) << console;
+  EXPECT_TRUE(cell_under(2, "osu overlap [%]", " -")) << console;
+  EXPECT_NE(
+      console.find("no osu_ialltoall figures: " + rows[1].exchange + ": no split phase: because\n"),
+      std::string::npos)
+      << console;
+  const std::vector<std::string> csv = csv_lines(rows);
+  EXPECT_NE(csv[0].find(",osu_overall_s,osu_compute_s,osu_pure_comm_s,osu_init_s,osu_wait_s,"
+                        "osu_overlap_percent,osu_no_overlap_because"),
+            std::string::npos)
+      << csv[0];
+  EXPECT_NE(csv[1].find(",1.6e-05,1.1e-05,1.1e-05,1.5e-06,3.5e-06,54.5454,"), std::string::npos)
+      << csv[1];
+  EXPECT_NE(csv[2].find(",,,,,,,no split phase: because"), std::string::npos) << csv[2];
+  const nlohmann::json split = to_json(rows[0])["osu_ialltoall"];
+  EXPECT_EQ(split["overlap_percent"], 54.5454);
+  EXPECT_EQ(split["pure_comm_seconds"], 11e-6);
+  EXPECT_EQ(split["iterations"], 7);
+  EXPECT_EQ(to_json(rows[1])["osu_ialltoall_none"], "no split phase: because");
+  EXPECT_FALSE(to_json(rows[1]).contains("osu_ialltoall"));
+}
+
 // --format osu: the lines are OSU's to the character, checked against osu_allreduce -f's output
 // as OSU 7.0 prints it (same print_preamble() and print_stats() as osu_alltoall), so that a
 // script that splits OSU's lines by position or by whitespace reads a2afft's.

@@ -24,8 +24,12 @@
 //     process-wide: another thread's collectives during that call would see them too, so a
 //     forced MPICH row is for one thread at a time. pairwise_sendrecv_replace serves only
 //     MPI_IN_PLACE, which an exchange never is.
-//   - SimGrid SMPI: one alltoall algorithm for the whole simulation (--cfg=smpi/alltoall:NAME
-//     at launch) and no MPI_T, so every forced row is refused with that reason.
+//   - SimGrid SMPI: no MPI_T, and one alltoall algorithm for the whole simulation, chosen at
+//     launch (smpi/alltoall: scripts/simulate --alltoall NAME). The rows are SMPI's own
+//     algorithms, read at run time from SimGrid's table (mpi/smpi_alltoall); the row of the
+//     algorithm in effect runs (nothing is forced: the plain `mpi` row runs it too, and
+//     describe() says it is the simulation's), every other one is refused, saying to relaunch
+//     with --alltoall NAME.
 //   A forced row's start() does all the work with MPI_Alltoall (the libraries force only the
 //   blocking call), so it does not overlap.
 // Cost: whatever the library does; at best (P-1)(alpha + b*beta) for large blocks b.
@@ -43,6 +47,7 @@
 #include "mpi/comm.hpp"
 #include "mpi/control_variable.hpp"
 #include "mpi/datatype.hpp"
+#include "mpi/smpi_alltoall.hpp"
 #include "schedule/direct.hpp"
 #include "topology/topology.hpp"
 
@@ -136,13 +141,23 @@ void read_mpich(vendor::Selector& selector) {
   selector.fallback_error = found->first;
 }
 
-vendor::Selector read_selector() {
+// SimGrid SMPI: its own algorithms, of which the one chosen at launch runs.
+vendor::Selector read_smpi() {
   vendor::Selector selector;
-  if (A2AFFT_SMPI) {
-    selector.unavailable =
-        "SimGrid SMPI runs one alltoall algorithm for the whole simulation "
-        "(--cfg=smpi/alltoall:NAME at launch) and has no MPI_T to force one per communicator";
-  } else if ((selector.algorithm = mpi::ControlVariable::find("coll_tuned_alltoall_algorithm"))) {
+  selector.forcing = Forcing::at_launch;
+  mpi::SmpiAlltoall smpi = mpi::read_smpi_alltoall();
+  selector.unavailable = std::move(smpi.unavailable);
+  selector.names = std::move(smpi.algorithms);
+  for (std::size_t k = 0; k < selector.names.size(); ++k)
+    selector.values.push_back(static_cast<int>(k));
+  selector.in_effect = std::move(smpi.in_effect);
+  return selector;
+}
+
+vendor::Selector read_selector() {
+  if (A2AFFT_SMPI) return read_smpi();
+  vendor::Selector selector;
+  if ((selector.algorithm = mpi::ControlVariable::find("coll_tuned_alltoall_algorithm"))) {
     read_open_mpi(selector);
   } else if ((selector.algorithm =
                   mpi::ControlVariable::find("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM"))) {
@@ -256,6 +271,12 @@ Resolved<std::optional<Forced>> settings(const RankLayout& layout, const Params&
              layout.size() != 2) {
     why = "Open MPI's two_proc serves exactly 2 ranks (MPI_ERR_UNSUPPORTED_OPERATION on " +
           std::to_string(layout.size()) + ")";
+  } else if (library.forcing == Forcing::at_launch && name != library.in_effect) {
+    why =
+        "SimGrid SMPI runs one alltoall algorithm for the whole simulation, chosen at launch, "
+        "and this simulation runs " +
+        library.in_effect + "; relaunch with scripts/simulate --alltoall " + name +
+        " (SimGrid's --cfg=smpi/alltoall:" + name + ") to run this row";
   } else if (library.forcing == Forcing::at_call && name == "pairwise_sendrecv_replace") {
     why =
         "MPICH's pairwise_sendrecv_replace serves only MPI_IN_PLACE, and an exchange's send "
@@ -279,7 +300,10 @@ class VendorExchange final : public ExchangePlan {
             schedule::all_at_once_crashes_simulator(problem.topology.size(), A2AFFT_SMPI)) {}
 
   std::string describe() const override {
-    return forced_ ? "mpi(alg=" + forced_->name + ")" : "mpi";
+    if (!forced_) return "mpi";
+    // In simulation nothing is forced: the algorithm is the whole simulation's.
+    const bool whole_run = selector().forcing == Forcing::at_launch;
+    return "mpi(alg=" + forced_->name + (whole_run ? ", the simulation's smpi/alltoall)" : ")");
   }
 
   void run(const std::byte* send, std::byte* recv) override {

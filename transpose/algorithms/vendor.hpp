@@ -16,9 +16,10 @@ namespace a2afft::detail::algorithms::vendor {
 
 /// How the running library lets one plan force an algorithm.
 enum class Forcing {
-  none,                      // it cannot (SMPI, a library without such a control variable)
+  none,                      // it cannot (a library without such a control variable)
   at_communicator_creation,  // Open MPI: when the communicator's coll module is enabled
   at_call,                   // MPICH: read at each MPI_Alltoall
+  at_launch,                 // SimGrid SMPI: one algorithm for the whole simulation
 };
 
 /// What the running MPI library lets a plan force, read once through MPI_T.
@@ -30,6 +31,7 @@ struct Selector {
   std::vector<std::string> names;                // the algorithms, the library's choice left out
   std::vector<int> values;                       // names[k]'s value
   std::string unavailable;                       // why nothing can be forced here, or ""
+  std::string in_effect;  // at_launch: the algorithm this whole run uses (SMPI's smpi/alltoall)
 
   /// The value of algorithm `name`; throws std::out_of_range for a name it does not list.
   int value_of(const std::string& name) const;
