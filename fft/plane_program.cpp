@@ -194,23 +194,6 @@ Touch run_chunk(const PackRows& op, const ProgramArrays& arrays, std::size_t fir
   return declared(op, last - first);
 }
 
-template <typename Real>
-Touch declared(const Negate<Real>& op) {
-  const std::size_t bytes = op.runs * op.run_reals * sizeof(Real);
-  return {op.at.array, bytes, op.at.array, bytes};
-}
-
-template <typename Real>
-Touch run_op(const Negate<Real>& op, const ProgramArrays& arrays, std::size_t plane) {
-  std::byte* start = plane_of(arrays, op.at, plane);
-  for (std::size_t i = 0; i < op.runs; ++i) {
-    Real* run = reinterpret_cast<Real*>(start + i * op.run_stride);
-    for (std::size_t j = 0; j < op.run_reals; ++j)
-      run[j] = -run[j];
-  }
-  return declared(op);
-}
-
 template <typename Op>
 constexpr bool kChunkOp = std::is_same_v<Op, UnpackRows> || std::is_same_v<Op, PackRows>;
 

@@ -184,19 +184,10 @@ struct LocalTranspose {
   std::size_t bytes = 0;
 };
 
-/// Multiplies `runs` runs of `run_reals` reals (`run_stride` bytes apart) of a plane by -1.
-template <typename Real>
-struct Negate {
-  Planes at;
-  std::size_t runs = 0;
-  std::size_t run_stride = 0;
-  std::size_t run_reals = 0;
-};
-
 template <typename Real>
 using PlaneOp = std::variant<Unpack, Pack, MoveRuns, InPlaceFft<Real>, RealToComplex<Real>,
                              ComplexToReal<Real>, Scale<Real>, Truncate, Pad, UnpackRows, PackRows,
-                             Twiddle<Real>, LocalTranspose<Real>, Negate<Real>>;
+                             Twiddle<Real>, LocalTranspose<Real>>;
 
 /// One pass over `planes` planes in chunks of `chunk_planes` (in decreasing order when `reverse`:
 /// padding in place, where a padded plane fills more than its modes did). In each chunk the

@@ -119,25 +119,5 @@ TEST(PlaneProgram, a_sweep_that_only_transforms_reads_and_writes_its_planes) {
   EXPECT_EQ(arrays.work, (std::vector<double>{3, 6, 9, 12}));
 }
 
-TEST(PlaneProgram, a_toy_negate_flips_each_plane_in_cache) {
-  Arrays arrays;
-  arrays.input = {1, -2, 3, -4};
-  arrays.output.resize(4);
-  Sweep<double> sweep{2, 1, false, {}};
-  sweep.ops.push_back(MoveRuns{Phase::compute,
-                               {ProgramArray::input, 2 * kDouble},
-                               0,
-                               {ProgramArray::output, 2 * kDouble},
-                               0,
-                               1,
-                               2 * kDouble});
-  sweep.ops.push_back(Negate<double>{{ProgramArray::output, 2 * kDouble}, 1, 0, 2});
-  const PlaneProgram<double> program{sweep};
-  // Read from the input, written to the output; the negation in between is in cache.
-  EXPECT_EQ(counted(program, arrays), 2 * 2 * 2 * kDouble);
-  EXPECT_EQ(program_traffic(program).bytes_moved(), 2 * 2 * 2 * kDouble);
-  EXPECT_EQ(arrays.output, (std::vector<double>{-1, 2, -3, 4}));
-}
-
 }  // namespace
 }  // namespace a2afft::detail::fft
