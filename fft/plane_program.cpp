@@ -280,7 +280,7 @@ void run_group(const Sweep<Real>& sweep, std::size_t begin, std::size_t end, std
 
 template <typename Real>
 bool is_chunk_op(const PlaneOp<Real>& op) {
-  return std::holds_alternative<UnpackRows>(op) || std::holds_alternative<PackRows>(op);
+  return std::visit([](const auto& one) { return kChunkOp<std::decay_t<decltype(one)>>; }, op);
 }
 
 // The end of the run of plane operations that starts at `begin`.
