@@ -1,6 +1,5 @@
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -15,7 +14,8 @@
 #include "geometry.hpp"
 #include "padding.hpp"
 #include "pencil_geometry.hpp"
-#include "plane_fft.hpp"
+#include "pencil_plans.hpp"
+#include "plane_program.hpp"
 #include "spec.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"
@@ -70,7 +70,8 @@ struct Pencil3dOptions {
 /// of two. The first sweep reads the caller's input (each plane copied into the work array while
 /// in cache, then transformed there; a real plane is copied into an aligned scratch plane and
 /// transformed out of it) and the last writes the caller's output, so user arrays cost no extra
-/// pass over memory.
+/// pass over memory. The constructor compiles each direction into a step program of plane
+/// operations (fft/plane_program.hpp, fft/pencil_program.hpp) that forward() and backward() run.
 template <typename Real>
 class BasicPencil3d {
  public:
@@ -125,8 +126,8 @@ class BasicPencil3d {
   /// (input_scalars(), row-major); otherwise as forward().
   void backward(const void* in, void* out);
 
-  /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
-  /// schedule it runs (pencil_schedule(), pencil_bytes_moved()); `flops` left 0 for the caller.
+  /// What forward() (or backward()) reads and writes in memory on this rank: the fold of its
+  /// program (program_traffic()), what its operations move; `flops` left 0 for the caller.
   TransformTraffic traffic(bool backward = false) const;
 
   /// `row=<describe>,column=<describe>`: describe_exchange() of each transpose.
@@ -139,31 +140,19 @@ class BasicPencil3d {
   /// once and clear() it before each call: clear() keeps the entries, so nothing is allocated.
   void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
+  /// Whether the row's and the column's exchange leave our own block to the pack
+  /// (ExchangePlan::can_leave_own_block(); false without one): pencil_schedule()'s argument.
+  std::array<bool, 2> leaves_own_block() const;
+  /// Tests: every later forward() and backward() also adds the bytes its operations report
+  /// moving to `counter` (TrafficCounter's rules, the ones traffic() folds); nullptr detaches.
+  void count_traffic(TrafficCounter* counter) { counter_ = counter; }
+
  private:
   struct Transpose;
-  struct Sweep;
-  std::vector<Sweep> compile(bool backward) const;
-  std::array<bool, 2> leaves_own_block() const;  // of the row and the column exchange
-  PlaneResize plane_resize(std::size_t stage) const;
-  void plan_ffts(std::vector<Sweep>& schedule, Direction direction);
-  std::vector<PlaneFft<Real>> plan_stage(std::size_t stage, Direction direction, bool aligned);
-  void plan_dft_family(std::vector<PlaneFft<Real>>& plans, std::vector<Loop> axes,
-                       std::vector<Loop> loops, bool r2c, Direction direction, bool aligned);
-  // Bytes of `points` points of every field, and the complex numbers that hold them.
-  std::size_t complex_units(std::size_t points) const;
-  void run(const std::vector<Sweep>& schedule, const void* in, void* out);
-  void sweep(const Sweep& step, const void* in, void* out);
-  // The sweeps of a stage whose padded side differs from its modes: forward truncates each
-  // plane after its FFTs, backward pads it before them (planes in reverse, so in place works).
-  void truncating_sweep(const Sweep& step, const void* in, void* out);
-  void padding_sweep(const Sweep& step, const void* in, void* out);
-  void copy_runs(const Sweep& step, std::byte* to, const std::byte* from, std::size_t start) const;
-  void local_transpose(Sweep& sweep) const;
-  void move_local_runs(const Sweep& step, std::byte* plane_start, std::size_t plane, bool gather);
-  void scattering_sweep(const Sweep& step, const void* in);
-  void exchange_after(const Sweep& step);
-  void transform_plane(const Sweep& step, std::size_t plane, std::byte* target, const void* in,
-                       void* out);
+  void make_exchanges(const Topology& topology, const ProcGrid& grid);
+  void allocate_arrays();
+  void compile_programs();
+  ProgramArrays arrays(const void* in, void* out) const;
 
   Shape3 shape_;
   Shape3 physical_;  // the padded grid, shape_ without padding
@@ -185,12 +174,12 @@ class BasicPencil3d {
   std::unique_ptr<Topology> column_topology_;
   std::unique_ptr<Transpose> row_;
   std::unique_ptr<Transpose> column_;
-  // The plans of one plane of a stage, run in order at every plane: [direction, stage]. Absent
-  // where the stage transforms nothing here (none axes, or an empty box).
-  std::map<std::pair<Direction, std::size_t>, std::vector<PlaneFft<Real>>> plane_plans_;
-  std::vector<Sweep> forward_;  // planned at construction; forward() only walks it
-  std::vector<Sweep> backward_;
+  std::array<PlaneResize, 3> resizes_{};  // of each stage, for padded plans
+  std::unique_ptr<PencilPlaneFfts<Real>> ffts_;
+  PlaneProgram<Real> forward_;  // compiled at construction; forward() only runs it
+  PlaneProgram<Real> backward_;
   PhaseTimer* timer_ = nullptr;
+  TrafficCounter* counter_ = nullptr;
 };
 
 using Pencil3d = BasicPencil3d<double>;

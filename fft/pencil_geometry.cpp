@@ -39,14 +39,38 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
   if (padded() && output == PencilOutput::natural) {
     throw std::logic_error("a padded pencil plan with natural output");
   }
-  // n: the modes, m: the padded side. Each stage holds the padded points of the axis it
-  // transforms and, of the axes transformed before it, the modes.
-  const auto [n0, n1, n2] = shape;
+  make_stages();
+  // Each transpose takes the modes the stage before kept to the stage after's padded side.
+  row_ = {stages_[0].spectral_box.extent,
+          stages_[1].box.extent,
+          2,
+          shape[2],
+          1,
+          physical_[1],
+          grid.columns,
+          false};
+  // x, gathered, is axis 1 of the y-major stage 2 and axis 0 of the x-major one (p0 = 1, where
+  // the transpose is an identity).
+  const bool y_major = stages_[2].y_major;
+  column_ = {stages_[1].spectral_box.extent,
+             stages_[2].stored_extent(),
+             1,
+             shape[1],
+             y_major ? 1 : 0,
+             physical_[0],
+             grid.rows,
+             y_major};
+}
+
+// n: the modes, m: the padded side. Each stage holds the padded points of the axis it
+// transforms and, of the axes transformed before it, the modes.
+void PencilGeometry::make_stages() {
+  const auto [n0, n1, n2] = shape_;
   const auto [m0, m1, m2] = physical_;
-  const Split x_part = split_range(m0, grid.rows, row());
-  const Split y_part = split_range(m1, grid.columns, column());
-  const Split z_part = split_range(n2, grid.columns, column());
-  const Split y_late = split_range(n1, grid.rows, row());
+  const Split x_part = split_range(m0, grid_.rows, row());
+  const Split y_part = split_range(m1, grid_.columns, column());
+  const Split z_part = split_range(n2, grid_.columns, column());
+  const Split y_late = split_range(n1, grid_.rows, row());
   const BoxRange box0{{x_part.offset, y_part.offset, 0}, {x_part.count, y_part.count, m2}};
   const BoxRange box1{{x_part.offset, 0, z_part.offset}, {x_part.count, m1, z_part.count}};
   const BoxRange box2{{0, y_late.offset, z_part.offset}, {m0, y_late.count, z_part.count}};
@@ -54,8 +78,6 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
     box.extent[axis] = modes;
     return box;
   };
-  const BoxRange modes1 = modes_of(box1, 1, n1);
-
   // z lines are contiguous; y lines have stride q2; x lines stride q2 in the y-major stage 2
   // (whose planes are y), n1 * q2 in the x-major one (whose "planes" are the y columns, q2
   // apart). Without a row transpose stage 0's FFT is a single 2D plan over [y][z] planes.
@@ -81,21 +103,14 @@ PencilGeometry::PencilGeometry(const Shape3& shape, const ProcGrid& grid, int ra
                   modes_of(modes_of(box0, 2, n2), 1, n1),
                   n1 * n2};
   }
-  stages_[1] = {box1, false, x_part.count, m1 * q2, {{m1, q2}}, {{q2, 1}}, {1}, modes1, n1 * q2};
+  stages_[1] = {box1,      false, x_part.count,          m1 * q2, {{m1, q2}},
+                {{q2, 1}}, {1},   modes_of(box1, 1, n1), n1 * q2};
   if (has_column_transpose() || transposes_locally()) {
     stages_[2] = {box2,      true, y_late.count,          m0 * q2, {{m0, q2}},
                   {{q2, 1}}, {0},  modes_of(box2, 0, n0), n0 * q2};
   } else {
     stages_[2] = {box2, false, n1, q2, {{m0, n1 * q2}}, {{q2, 1}}, {0}, modes_of(box2, 0, n0), q2};
   }
-
-  // Each transpose takes the modes the stage before kept to the stage after's padded side.
-  row_ = {stages_[0].spectral_box.extent, box1.extent, 2, n2, 1, m1, grid.columns, false};
-  // x, gathered, is axis 1 of the y-major stage 2 and axis 0 of the x-major one (p0 = 1, where
-  // the transpose is an identity).
-  const bool y_major = stages_[2].y_major;
-  column_ = {modes1.extent, stages_[2].stored_extent(), 1, n1, y_major ? 1 : 0, m0, grid.rows,
-             y_major};
 }
 
 const BoxRange& PencilGeometry::output_box() const {
@@ -187,54 +202,6 @@ std::array<bool, 2> pencil_own_block_left(const PencilGeometry& geometry) {
     }
   }
   return left;
-}
-
-namespace {
-
-const TransposeShape& packed_for(const PencilGeometry& geometry, const PencilSweepPlan& sweep) {
-  return kTransposeIsRow[static_cast<std::size_t>(sweep.pack)] ? geometry.row_transpose()
-                                                               : geometry.column_transpose();
-}
-
-}  // namespace
-
-std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
-                               const std::vector<PencilSweepPlan>& schedule,
-                               std::size_t element_bytes, std::size_t input_bytes,
-                               std::size_t output_bytes, bool backward) {
-  std::size_t bytes = 0;
-  for (const PencilSweepPlan& sweep : schedule) {
-    const PencilStage& stage = geometry.stage(sweep.stage);
-    // A stage's FFTs run on its physical side; its modes are what it keeps (forward) or gets.
-    const std::size_t physical = stage.box.elements() * element_bytes;
-    const std::size_t modes = stage.spectral_box.elements() * element_bytes;
-    const std::size_t enters = backward ? modes : physical;
-    const std::size_t leaves = backward ? physical : modes;
-    // What the planes come from: the receive buffer, the caller's input, or the work array.
-    bytes += sweep.unpack >= 0 ? enters : sweep.from_input ? input_bytes : enters;
-    // Where they go: the send buffer, the caller's output, or the work array.
-    bytes += sweep.pack >= 0 ? leaves : sweep.to_output ? output_bytes : leaves;
-    if (sweep.pack < 0) continue;
-    // The exchange reads each block it sends and writes each it receives: one copy per block
-    // on one node (see a2afft::TransformTraffic), none for our own block left in place.
-    const TransposeShape& transpose = packed_for(geometry, sweep);
-    const auto blocks = static_cast<std::size_t>(transpose.parts - (sweep.own_in_place ? 1 : 0));
-    bytes += 2 * blocks * transpose.block_elements() * element_bytes;
-  }
-  return bytes;
-}
-
-std::size_t pencil_bytes_exchanged(const PencilGeometry& geometry,
-                                   const std::vector<PencilSweepPlan>& schedule,
-                                   std::size_t element_bytes) {
-  std::size_t bytes = 0;
-  for (const PencilSweepPlan& sweep : schedule) {
-    if (sweep.pack < 0) continue;
-    const TransposeShape& transpose = packed_for(geometry, sweep);
-    bytes +=
-        static_cast<std::size_t>(transpose.parts - 1) * transpose.block_elements() * element_bytes;
-  }
-  return bytes;
 }
 
 }  // namespace a2afft::detail::fft

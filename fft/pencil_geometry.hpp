@@ -124,6 +124,8 @@ class PencilGeometry {
   std::size_t buffer_elements() const;
 
  private:
+  void make_stages();
+
   Shape3 shape_;
   Shape3 physical_;
   ProcGrid grid_;
@@ -177,27 +179,5 @@ std::vector<PencilSweepPlan> pencil_schedule(const PencilGeometry& geometry, boo
 /// auto times its candidates that way. True for the one exchange of slabs with transposed
 /// output; false for both on a 2D grid, where a sweep that unpacks also packs for each.
 std::array<bool, 2> pencil_own_block_left(const PencilGeometry& geometry);
-
-/// Bytes read and written in memory by one direction of a pencil plan on this rank, by the
-/// rules of a2afft::TransformTraffic: per sweep, its source (the receive buffer when it unpacks,
-/// else the caller's input in the first sweep, else the work array) and its destination (the
-/// send buffer when it packs, else the caller's output in the last sweep, else the work
-/// array), each over the stage's box; plus each exchange's blocks, read from the send buffer
-/// and written to the receive buffer; for padded plans, a stage reads its physical side and
-/// writes its modes forward, the reverse `backward`. `element_bytes` is one complex point of
-/// every field;
-/// `input_bytes` and `output_bytes` are the caller's arrays of this direction (the real side
-/// is smaller for r2c).
-std::size_t pencil_bytes_moved(const PencilGeometry& geometry,
-                               const std::vector<PencilSweepPlan>& schedule,
-                               std::size_t element_bytes, std::size_t input_bytes,
-                               std::size_t output_bytes, bool backward = false);
-
-/// Bytes this rank sends to other ranks in the exchanges of `schedule` (the padded blocks of
-/// uneven splits included, our own block not): what a2afft::TransformTraffic::exchanged_bytes
-/// reports.
-std::size_t pencil_bytes_exchanged(const PencilGeometry& geometry,
-                                   const std::vector<PencilSweepPlan>& schedule,
-                                   std::size_t element_bytes);
 
 }  // namespace a2afft::detail::fft

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "copy_bytes.hpp"
 #include "error.hpp"
 #include "registry.hpp"
 
@@ -24,6 +23,23 @@ namespace {
 // Rows handled per timed chunk: about 256 KiB, so they are still in cache for the next step.
 std::size_t rows_per_chunk(std::size_t row_bytes) {
   return std::max<std::size_t>(1, (std::size_t{256} << 10) / row_bytes);
+}
+
+// The program's name of a six-step step's array.
+ProgramArray array_of(SixStepArray array) {
+  switch (array) {
+    case SixStepArray::input:
+      return ProgramArray::input;
+    case SixStepArray::output:
+      return ProgramArray::output;
+    case SixStepArray::work:
+      return ProgramArray::work;
+    case SixStepArray::send:
+      return ProgramArray::send;
+    case SixStepArray::recv:
+      return ProgramArray::recv;
+  }
+  throw std::logic_error("a six-step step names no array");
 }
 
 // The interleaved fields of a batch, as FFTW's innermost howmany loop (none for one field).
@@ -52,197 +68,141 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
     throw UsageError(spec.to_string() + " cannot run the six-step transposes: " + why);
   }
   exchange_ = make_exchange(spec, problem);
+  leaves_own_block_ = exchange_->can_leave_own_block();
   work_ = ExchangeArray<Complex>(nullptr, local);
   send_ = ExchangeArray<Complex>(exchange_.get(), local);
   recv_ = ExchangeArray<Complex>(exchange_.get(), local);
-
-  const std::size_t n1 = geometry_.split().n1;
-  const std::size_t n2 = geometry_.split().n2;
-  const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
-  const std::ptrdiff_t b = s(batch);
-  Complex* work = work_.data();
   // A row of length L starts L * batch complex numbers after the last: rows at offsets FFTW's
   // SIMD alignment does not divide (float, odd L * batch) need plans made for any alignment.
-  const auto aligned = [&](std::size_t length) {
-    return length * batch * sizeof(Complex) % 16 == 0;
+  const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
+  const auto row_fft = [&](std::size_t length, Direction direction) {
+    const bool aligned = length * batch * sizeof(Complex) % 16 == 0;
+    return PlaneFft<Real>(FftwPlan<Real>({{s(length), s(batch)}}, fields_loop(batch), work_.data(),
+                                         work_.data(), direction, options.rigor, aligned));
   };
+  row_ffts_.reserve(4);
   for (const Direction direction : {Direction::forward, Direction::backward}) {
-    const auto d = static_cast<std::size_t>(direction == Direction::backward);
-    n1_plans_[d] = FftwPlan<Real>({{s(n1), b}}, fields_loop(batch), work, work, direction,
-                                  options.rigor, aligned(n1));
-    n2_plans_[d] = FftwPlan<Real>({{s(n2), b}}, fields_loop(batch), work, work, direction,
-                                  options.rigor, aligned(n2));
+    for (const std::size_t length : {geometry_.split().n1, geometry_.split().n2})
+      row_ffts_.push_back(row_fft(length, direction));
   }
-  // Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns
-  // matrix of points (transposing a chunk of rows at a time inside a sweep measured 1.5-2x
-  // slower; gathering each chunk of rows from recv's columns inside the next sweep, one pass
-  // fewer, measured no faster in the reference runs: docs/results/local-fft-limits.md), a
-  // point's fields copied together as the innermost loop. The arrays are whole
-  // (work_, the exchange buffers, the caller's), so always aligned alike.
-  const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
-    std::vector<Stride> loops{{s(rows), s(columns) * b, b}, {s(columns), b, s(rows) * b}};
-    for (const Stride& fields : fields_loop(batch))
-      loops.push_back(fields);
-    return FftwPlan<Real>({}, loops, from, to, Direction::forward, options.rigor);
-  };
-  recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), work);
-  recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work);
-  rows_to_send_[0] = transpose(geometry_.rows2(), n1, work, send_.data());
-  rows_to_send_[1] = transpose(geometry_.rows1(), n2, work, send_.data());
-  const bool leaves_own_block = own_in_place() == Own::in_place;
-  forward_steps_ = six_step_schedule(geometry_, false, leaves_own_block);
-  backward_steps_ = six_step_schedule(geometry_, true, leaves_own_block);
+  plan_local_transposes();
+  forward_ = compile(six_step_schedule(geometry_, false, leaves_own_block_), false);
+  backward_ = compile(six_step_schedule(geometry_, true, leaves_own_block_), true);
 }
 
 template <typename Real>
 BasicSixStep1d<Real>::~BasicSixStep1d() = default;
 
+// Rank-0 plans are FFTW's strided copies, here whole local transposes of a rows x columns matrix
+// of points (transposing a chunk of rows at a time inside a sweep measured 1.5-2x slower;
+// gathering each chunk of rows from recv's columns inside the next sweep, one pass fewer,
+// measured no faster in the reference runs: docs/results/local-fft-limits.md), a point's fields
+// copied together as the innermost loop. The arrays are whole (work_, the exchange buffers, the
+// caller's), so always aligned alike.
 template <typename Real>
-void BasicSixStep1d<Real>::exchange(Own own) {
-  const ScopedPhase timed(timer_, "transpose");
-  const auto* send = reinterpret_cast<const std::byte*>(send_.data());
-  auto* recv = reinterpret_cast<std::byte*>(recv_.data());
-  if (own == Own::in_place) {
-    exchange_->run_others(send, recv);
-  } else {
-    exchange_->run(send, recv);
-  }
+void BasicSixStep1d<Real>::plan_local_transposes() {
+  const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
+  const std::ptrdiff_t b = s(options_.batch);
+  const auto transpose = [&](std::size_t rows, std::size_t columns, Complex* from, Complex* to) {
+    std::vector<Stride> loops{{s(rows), s(columns) * b, b}, {s(columns), b, s(rows) * b}};
+    for (const Stride& fields : fields_loop(options_.batch))
+      loops.push_back(fields);
+    return FftwPlan<Real>({}, loops, from, to, Direction::forward, options_.rigor);
+  };
+  const std::size_t n1 = geometry_.split().n1;
+  const std::size_t n2 = geometry_.split().n2;
+  recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), work_.data());
+  recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work_.data());
+  rows_to_send_[0] = transpose(geometry_.rows2(), n1, work_.data(), send_.data());
+  rows_to_send_[1] = transpose(geometry_.rows1(), n2, work_.data(), send_.data());
 }
 
-// Rows [first, last) of `rows`, each of P runs of length/P points: run b of row i is at point
-// b * (N1/P * N2/P) + i * length/P in the exchange buffers. Rows go to send_ or come from recv_.
-// A point is `batch` complex numbers, so every offset and length is scaled by it.
+// The steps six_step_schedule() laid out (its comments follow the data), as plane operations.
 template <typename Real>
-void BasicSixStep1d<Real>::copy_runs(const SixStepStep& sweep, Complex* rows, std::size_t first,
-                                     std::size_t last, bool into_rows) {
-  const std::size_t batch = options_.batch;
-  const std::size_t block = geometry_.block_elements() * batch;
-  const std::size_t run = sweep.columns / static_cast<std::size_t>(geometry_.ranks()) * batch;
-  for (std::size_t i = first; i < last; ++i) {
-    for (std::size_t b = 0; b < static_cast<std::size_t>(geometry_.ranks()); ++b) {
-      Complex* row_part = rows + i * sweep.columns * batch + b * run;
-      if (into_rows) {
-        copy_elements(row_part, recv_.data() + b * block + i * run, run);
-      } else {
-        // Our own block goes straight to where the exchange would have put it. In a sweep that
-        // also unpacks, rows [first, last) were just read from the same places (one run length
-        // per sweep), so nothing still unread is overwritten.
-        Complex* blocks = own_in_place() == Own::in_place && b == static_cast<std::size_t>(rank_)
-                              ? recv_.data()
-                              : send_.data();
-        copy_elements(blocks + b * block + i * run, row_part, run);
-      }
+PlaneProgram<Real> BasicSixStep1d<Real>::compile(const std::vector<SixStepStep>& steps,
+                                                 bool backward) const {
+  PlaneProgram<Real> program;
+  for (const SixStepStep& step : steps) {
+    switch (step.op) {
+      case SixStepStep::Op::local_transpose:
+        program.emplace_back(transpose_sweep(step));
+        break;
+      case SixStepStep::Op::exchange:
+        program.emplace_back(ExchangeRun{exchange_.get(), step.own_in_place,
+                                         geometry_.block_bytes(options_.batch * sizeof(Complex)),
+                                         static_cast<std::size_t>(geometry_.ranks())});
+        break;
+      case SixStepStep::Op::sweep:
+        program.emplace_back(row_sweep(step, backward));
+        break;
     }
   }
+  return program;
 }
 
 template <typename Real>
-void BasicSixStep1d<Real>::local_transpose(const FftwPlan<Real>& plan, const Complex* from,
-                                           Complex* to) {
-  const ScopedPhase timed(timer_, "transpose");
-  plan.execute(from, to);
+Sweep<Real> BasicSixStep1d<Real>::transpose_sweep(const SixStepStep& step) const {
+  const std::size_t side = step.side == 1 ? 0 : 1;
+  const FftwPlan<Real>& plan =
+      step.to == SixStepArray::send ? rows_to_send_[side] : recv_to_rows_[side];
+  const std::size_t bytes = local_scalars() * sizeof(Complex);
+  return {
+      1, 1, false, {LocalTranspose<Real>{&plan, array_of(step.from), array_of(step.to), bytes}}};
 }
 
 // One pass over the rows, a cache-sized chunk at a time: unpack them from the last exchange into
-// `to` (or copy them there from `from`), transform them with their twiddles, scale them and
-// pack them for the next exchange.
-//
-// Twiddles come from the double table for float as well, rounded to float once: a float
-// table would round W_N^(m mod L) and W_N^(L floor(m / L)) and then their product, three
-// roundings per twiddle against one, and the double table (2 sqrt(N) entries, 32 KiB at
-// N = 2^20) stays in cache all the same. Each twiddle then serves all fields of its point.
+// `to` (or copy them there from `from` while in cache: in-place plans are the fast ones),
+// transform them with their twiddles, scale them and pack them for the next exchange.
 template <typename Real>
-void BasicSixStep1d<Real>::sweep(const SixStepStep& sweep, bool backward, const Complex* from,
-                                 Complex* to) {
+Sweep<Real> BasicSixStep1d<Real>::row_sweep(const SixStepStep& step, bool backward) const {
   const std::size_t batch = options_.batch;
-  const std::size_t length = sweep.columns;
-  const std::size_t row_scalars = length * batch;
-  const std::size_t chunk = rows_per_chunk(row_scalars * sizeof(Complex));
-  const Direction direction = backward ? Direction::backward : Direction::forward;
-  const double scale_value =
-      sweep.scaled ? scale_factor(options_.scaling, direction, geometry_.length()) : 1.0;
-  const auto scale = static_cast<Real>(scale_value);
-  const FftwPlan<Real>& fft = (sweep.side == 1 ? n1_plans_ : n2_plans_)[backward ? 1 : 0];
-  for (std::size_t first = 0; first < sweep.rows; first += chunk) {
-    const std::size_t last = std::min(sweep.rows, first + chunk);
-    if (sweep.unpack) {
-      const ScopedPhase timed(timer_, "transpose");
-      copy_runs(sweep, to, first, last, true);
-    }
-    {
-      const ScopedPhase timed(timer_, "compute");
-      for (std::size_t i = first; i < last; ++i) {
-        Complex* row = to + i * row_scalars;
-        // Row i of the N1 FFTs is n2 = r N2/P + i; its twiddle exponents n2 k1 stay below N.
-        const std::size_t n2 = static_cast<std::size_t>(rank_) * geometry_.rows2() + i;
-        const auto twiddle = [&](bool conjugate) {
-          for (std::size_t k = 0, m = 0; k < length; ++k, m += n2) {
-            const Complex w(twiddles_(m));
-            for (std::size_t f = 0; f < batch; ++f)
-              row[k * batch + f] = multiply(row[k * batch + f], w, conjugate);
-          }
-        };
-        if (sweep.twiddle == SixStepTwiddle::conjugate_before) twiddle(true);  // after an unpack
-        // Rows no unpack brought are copied in while in cache: in-place plans are the fast ones.
-        if (!sweep.unpack && from != to) copy_elements(row, from + i * row_scalars, row_scalars);
-        fft.execute(row, row);
-        if (sweep.twiddle == SixStepTwiddle::after) twiddle(false);
-        if (scale_value != 1.0) {
-          for (std::size_t k = 0; k < row_scalars; ++k)
-            row[k] *= scale;
-        }
-      }
-    }
-    if (sweep.pack) {
-      const ScopedPhase timed(timer_, "transpose");
-      copy_runs(sweep, to, first, last, false);
-    }
+  const std::size_t row_bytes = step.columns * batch * sizeof(Complex);
+  const auto parts = static_cast<std::size_t>(geometry_.ranks());
+  const std::size_t run_bytes = row_bytes / parts;
+  const std::size_t block_bytes = geometry_.block_bytes(batch * sizeof(Complex));
+  const ProgramArray to = array_of(step.to);
+  const Planes rows{to, row_bytes};
+  const std::size_t first_row = static_cast<std::size_t>(rank_) * geometry_.rows2();
+  Sweep<Real> sweep{step.rows, rows_per_chunk(row_bytes), false, {}};
+  std::vector<PlaneOp<Real>>& ops = sweep.ops;
+  if (step.unpack) ops.push_back(UnpackRows{to, row_bytes, run_bytes, block_bytes, parts});
+  if (step.twiddle == SixStepTwiddle::conjugate_before) {
+    ops.push_back(Twiddle<Real>{&twiddles_, rows, step.columns, batch, first_row, true});
   }
+  if (!step.unpack && step.from != step.to) {
+    ops.push_back(
+        MoveRuns{Phase::compute, {array_of(step.from), row_bytes}, 0, rows, 0, 1, row_bytes});
+  }
+  const std::size_t fft = (backward ? 2 : 0) + (step.side == 1 ? 0 : 1);
+  ops.push_back(InPlaceFft<Real>{&row_ffts_[fft], rows, row_bytes});
+  if (step.twiddle == SixStepTwiddle::after) {
+    ops.push_back(Twiddle<Real>{&twiddles_, rows, step.columns, batch, first_row, false});
+  }
+  const Direction direction = backward ? Direction::backward : Direction::forward;
+  const double scale =
+      step.scaled ? scale_factor(options_.scaling, direction, geometry_.length()) : 1.0;
+  if (scale != 1.0) {
+    ops.push_back(Scale<Real>{rows, 1, 0, row_bytes / sizeof(Real), static_cast<Real>(scale)});
+  }
+  const int own = leaves_own_block_ ? rank_ : -1;
+  if (step.pack) ops.push_back(PackRows{to, row_bytes, run_bytes, block_bytes, parts, own});
+  return sweep;
 }
 
-// The steps six_step_schedule() laid out (its comments follow the data), on the caller's arrays.
 template <typename Real>
-void BasicSixStep1d<Real>::run(const std::vector<SixStepStep>& steps, bool backward,
-                               const Complex* in, Complex* out) {
-  const auto array = [&](SixStepArray which) -> Complex* {
-    switch (which) {
-      case SixStepArray::input:
-        return const_cast<Complex*>(in);  // only ever read
-      case SixStepArray::output:
-        return out;
-      case SixStepArray::work:
-        return work_.data();
-      case SixStepArray::send:
-        return send_.data();
-      case SixStepArray::recv:
-        return recv_.data();
-    }
-    throw std::logic_error("a six-step step names no array");
+ProgramArrays BasicSixStep1d<Real>::arrays(const Complex* in, Complex* out) const {
+  const auto bytes = [](const Complex* array) {
+    return reinterpret_cast<std::byte*>(const_cast<Complex*>(array));  // the input is only read
   };
-  for (const SixStepStep& step : steps) {
-    switch (step.op) {
-      case SixStepStep::Op::local_transpose: {
-        const std::size_t side = step.side == 1 ? 0 : 1;
-        const FftwPlan<Real>& plan =
-            step.to == SixStepArray::send ? rows_to_send_[side] : recv_to_rows_[side];
-        local_transpose(plan, array(step.from), array(step.to));
-        break;
-      }
-      case SixStepStep::Op::exchange:
-        exchange(step.own_in_place ? Own::in_place : Own::sent);
-        break;
-      case SixStepStep::Op::sweep:
-        sweep(step, backward, array(step.from), array(step.to));
-        break;
-    }
-  }
+  return {bytes(in), bytes(out), bytes(work_.data()), bytes(send_.data()), bytes(recv_.data()),
+          nullptr,   nullptr};
 }
 
 template <typename Real>
 void BasicSixStep1d<Real>::forward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
-  run(forward_steps_, false, in, out);
+  run_program(forward_, arrays(in, out), timer_, counter_);
 }
 
 // Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
@@ -250,15 +210,15 @@ template <typename Real>
 void BasicSixStep1d<Real>::backward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
-  run(backward_steps_, true, in, out);
+  run_program(backward_, arrays(in, out), timer_, counter_);
 }
 
 template <typename Real>
 TransformTraffic BasicSixStep1d<Real>::traffic(bool backward) const {
   const std::size_t element_bytes = options_.batch * sizeof(Complex);
+  const TrafficCounter counted = program_traffic(backward ? backward_ : forward_);
   TransformTraffic traffic;
-  traffic.bytes_moved =
-      six_step_bytes_moved(geometry_, backward ? backward_steps_ : forward_steps_, element_bytes);
+  traffic.bytes_moved = counted.bytes_moved();
   traffic.array_bytes = geometry_.local_length() * element_bytes;
   traffic.memory_passes =
       static_cast<double>(traffic.bytes_moved) / static_cast<double>(traffic.array_bytes);

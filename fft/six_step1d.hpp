@@ -10,6 +10,8 @@
 #include "fft_phases.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
+#include "plane_fft.hpp"
+#include "plane_program.hpp"
 #include "six_step_geometry.hpp"
 #include "spec.hpp"
 #include "timing/phase_timer.hpp"
@@ -82,8 +84,8 @@ class BasicSixStep1d {
   /// Backward transform of `in` (in the output order) into `out` (natural order, input_box()).
   void backward(const Complex* in, Complex* out);
 
-  /// What forward() (or backward()) reads and writes in memory on this rank, counted from the
-  /// steps it runs (six_step_schedule(), six_step_bytes_moved()); `flops` left 0 for the caller.
+  /// What forward() (or backward()) reads and writes in memory on this rank: the fold of its
+  /// program (program_traffic()), what its operations move; `flops` left 0 for the caller.
   TransformTraffic traffic(bool backward = false) const;
 
   /// `sixstep(N1=..,N2=..[,scrambled]): <exchange describe>`.
@@ -94,38 +96,41 @@ class BasicSixStep1d {
   /// before each call (clear() keeps the entries, so nothing is allocated).
   void attach_timer(PhaseTimer* timer) { timer_ = with_fft_phases(timer); }
 
+  /// Whether the exchange leaves our own block to the packs (six_step_schedule()'s argument).
+  bool leaves_own_block() const { return leaves_own_block_; }
+  /// Tests: every later forward() and backward() also adds the bytes its operations report
+  /// moving to `counter` (TrafficCounter's rules, the ones traffic() folds); nullptr detaches.
+  void count_traffic(TrafficCounter* counter) { counter_ = counter; }
+
  private:
-  // Whether our own block went through send_ or was packed straight into recv_.
-  enum class Own { sent, in_place };
-  Own own_in_place() const { return exchange_->can_leave_own_block() ? Own::in_place : Own::sent; }
-  void exchange(Own own);
-  void copy_runs(const SixStepStep& sweep, Complex* rows, std::size_t first, std::size_t last,
-                 bool into_rows);
-  void local_transpose(const FftwPlan<Real>& plan, const Complex* from, Complex* to);
-  void sweep(const SixStepStep& sweep, bool backward, const Complex* from, Complex* to);
-  void run(const std::vector<SixStepStep>& steps, bool backward, const Complex* in, Complex* out);
+  void plan_local_transposes();
+  PlaneProgram<Real> compile(const std::vector<SixStepStep>& steps, bool backward) const;
+  Sweep<Real> transpose_sweep(const SixStepStep& step) const;
+  Sweep<Real> row_sweep(const SixStepStep& step, bool backward) const;
+  ProgramArrays arrays(const Complex* in, Complex* out) const;
 
   int rank_;
   SixStepGeometry geometry_;
   SixStep1dOptions options_;
   std::unique_ptr<ExchangePlan> exchange_;
-  ExchangeArray<Complex> work_;  // heap, huge pages where the kernel gives them
-  ExchangeArray<Complex> send_;  // from exchange_->allocate()
+  bool leaves_own_block_ = false;  // the packs put our own block straight into recv_
+  ExchangeArray<Complex> work_;    // heap, huge pages where the kernel gives them
+  ExchangeArray<Complex> send_;    // from exchange_->allocate()
   ExchangeArray<Complex> recv_;
-  // W_N^m in double for either Real; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1). See
-  // sweep() for why float keeps the double table.
+  // W_N^m in double for either Real; row n2 of the N1 FFTs is twiddled by W_N^(n2 k1).
   TwiddleTable twiddles_;
-  // [forward, backward] row FFTs of length N1 and N2, in place, run on each row (of every field).
-  std::array<FftwPlan<Real>, 2> n1_plans_;
-  std::array<FftwPlan<Real>, 2> n2_plans_;
+  // Row FFTs, in place on each row (of every field): forward of length N1 and N2, then backward
+  // of length N1 and N2.
+  std::vector<PlaneFft<Real>> row_ffts_;
   // Local transposes: recv_ [N1][N2/P] or [N2][N1/P] -> rows, and rows [N2/P][N1] or
   // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
   std::array<FftwPlan<Real>, 2> recv_to_rows_;
   std::array<FftwPlan<Real>, 2> rows_to_send_;
-  // The steps of forward() and backward(), laid out at construction.
-  std::vector<SixStepStep> forward_steps_;
-  std::vector<SixStepStep> backward_steps_;
+  // The programs of forward() and backward(), compiled at construction.
+  PlaneProgram<Real> forward_;
+  PlaneProgram<Real> backward_;
   PhaseTimer* timer_ = nullptr;
+  TrafficCounter* counter_ = nullptr;
 };
 
 using SixStep1d = BasicSixStep1d<double>;

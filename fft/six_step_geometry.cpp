@@ -116,104 +116,113 @@ TwiddleTable::TwiddleTable(std::size_t n) {
     high_[h] = unit_root(h * low_size, n, -1);
 }
 
+namespace {
+
+using A = SixStepArray;
+
+SixStepStep local_transpose(A from, A to, std::size_t rows, std::size_t columns, int side) {
+  SixStepStep step;
+  step.op = SixStepStep::Op::local_transpose;
+  step.from = from;
+  step.to = to;
+  step.rows = rows;
+  step.columns = columns;
+  step.side = side;
+  return step;
+}
+
+SixStepStep exchange(bool own_in_place) {
+  SixStepStep step;
+  step.op = SixStepStep::Op::exchange;
+  step.from = A::send;
+  step.to = A::recv;
+  step.own_in_place = own_in_place;
+  return step;
+}
+
+// A sweep of `rows` rows of `length` on side `side`: unpacked or not, twiddled, packed or not,
+// scaled or not.
+struct SweepSteps {
+  int side;
+  std::size_t rows;
+  std::size_t length;
+  bool unpack;
+  SixStepTwiddle twiddle;
+  bool pack;
+  bool scaled;
+};
+
+SixStepStep sweep(A from, A to, const SweepSteps& what) {
+  SixStepStep step;
+  step.op = SixStepStep::Op::sweep;
+  step.from = from;
+  step.to = to;
+  step.side = what.side;
+  step.rows = what.rows;
+  step.columns = what.length;
+  step.unpack = what.unpack;
+  step.twiddle = what.twiddle;
+  step.pack = what.pack;
+  step.scaled = what.scaled;
+  return step;
+}
+
 // Forward: x = A[n1][n2] by rows n1 -> [n2][n1] rows: FFT N1, twiddle -> [k1][n2] rows: FFT N2
-// -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order.
-std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
-                                           bool leaves_own_block) {
-  using Op = SixStepStep::Op;
-  using A = SixStepArray;
+// -> E[k1][k2] (scrambled), -> [k2][k1] rows = X in natural order. An exchange after a local
+// transpose into send has our block in send; after a pack, in recv when the exchange allows it
+// (`own`).
+std::vector<SixStepStep> forward_steps(const SixStepGeometry& geometry, bool own) {
   const std::size_t n1 = geometry.split().n1;
   const std::size_t n2 = geometry.split().n2;
   const std::size_t rows1 = geometry.rows1();
   const std::size_t rows2 = geometry.rows2();
   const bool natural = !geometry.scrambled_output();
-  const auto transpose = [](A from, A to, std::size_t rows, std::size_t columns, int side) {
-    SixStepStep step;
-    step.op = Op::local_transpose;
-    step.from = from;
-    step.to = to;
-    step.rows = rows;
-    step.columns = columns;
-    step.side = side;
-    return step;
-  };
-  const auto exchange = [](bool own_in_place) {
-    SixStepStep step;
-    step.op = Op::exchange;
-    step.from = A::send;
-    step.to = A::recv;
-    step.own_in_place = own_in_place;
-    return step;
-  };
-  const auto sweep = [](A from, A to, int side, std::size_t rows, std::size_t length, bool unpack,
-                        SixStepTwiddle twiddle, bool pack, bool scaled) {
-    SixStepStep step;
-    step.op = Op::sweep;
-    step.from = from;
-    step.to = to;
-    step.side = side;
-    step.rows = rows;
-    step.columns = length;
-    step.unpack = unpack;
-    step.twiddle = twiddle;
-    step.pack = pack;
-    step.scaled = scaled;
-    return step;
-  };
-  // An exchange after a local transpose into send has our block in send; after a pack, in recv
-  // when the exchange allows it.
-  const bool own = leaves_own_block;
-  if (!backward) {
-    const A rows = natural ? A::work : A::output;
-    std::vector<SixStepStep> steps{
-        transpose(A::input, A::send, rows1, n2, 2),  // send: [n2][n1 local], by n2 owner
-        exchange(false),                             // recv: [n2 local][n1 of the sender]
-        sweep(A::work, A::work, 1, rows2, n1, true, SixStepTwiddle::after, true, false),
-        exchange(own),                           // recv: [n2][k1 local]
-        transpose(A::recv, rows, n2, rows1, 2),  // rows: [k1 local][n2]
-        sweep(rows, rows, 2, rows1, n2, false, SixStepTwiddle::none, natural, true)};
-    if (natural) {
-      steps.push_back(exchange(own));                                // recv: [k1][k2 local]
-      steps.push_back(transpose(A::recv, A::output, n1, rows2, 1));  // [k2 local][k1]
-    }
-    return steps;
-  }
-  std::vector<SixStepStep> steps;
+  const A rows = natural ? A::work : A::output;
+  std::vector<SixStepStep> steps{
+      local_transpose(A::input, A::send, rows1, n2, 2),  // send: [n2][n1 local], by n2 owner
+      exchange(false),                                   // recv: [n2 local][n1 of the sender]
+      sweep(A::work, A::work, {1, rows2, n1, true, SixStepTwiddle::after, true, false}),
+      exchange(own),                                 // recv: [n2][k1 local]
+      local_transpose(A::recv, rows, n2, rows1, 2),  // rows: [k1 local][n2]
+      sweep(rows, rows, {2, rows1, n2, false, SixStepTwiddle::none, natural, true})};
   if (natural) {
-    steps.push_back(transpose(A::input, A::send, rows2, n1, 1));  // send: [k1][k2 local]
-    steps.push_back(exchange(false));  // recv: [k1 local][k2 of the sender]
-    steps.push_back(
-        sweep(A::work, A::work, 2, rows1, n2, true, SixStepTwiddle::none, false, false));
-  } else {
-    steps.push_back(
-        sweep(A::input, A::work, 2, rows1, n2, false, SixStepTwiddle::none, false, false));
-  }                                                            // work: [k1 local][n2]
-  steps.push_back(transpose(A::work, A::send, rows1, n2, 2));  // send: [n2][k1 local]
-  steps.push_back(exchange(false));                            // recv: [n2 local][k1]
-  steps.push_back(sweep(A::work, A::work, 1, rows2, n1, true, SixStepTwiddle::conjugate_before,
-                        true, true));                            // by n1 owner
-  steps.push_back(exchange(own));                                // recv: [n2][n1 local]
-  steps.push_back(transpose(A::recv, A::output, n2, rows1, 2));  // out: A[n1 local][n2]
+    steps.push_back(exchange(own));                                      // recv: [k1][k2 local]
+    steps.push_back(local_transpose(A::recv, A::output, n1, rows2, 1));  // [k2 local][k1]
+  }
   return steps;
 }
 
-std::size_t six_step_bytes_moved(const SixStepGeometry& geometry,
-                                 const std::vector<SixStepStep>& steps, std::size_t element_bytes) {
-  const std::size_t local = geometry.local_length() * element_bytes;
-  const std::size_t block = geometry.block_elements() * element_bytes;
-  const auto ranks = static_cast<std::size_t>(geometry.ranks());
-  std::size_t bytes = 0;
-  for (const SixStepStep& step : steps) {
-    if (step.op == SixStepStep::Op::exchange) {
-      // One copy of each block on one node (see a2afft::TransformTraffic): read, then written.
-      bytes += 2 * (ranks - (step.own_in_place ? 1 : 0)) * block;
-    } else {
-      // A local transpose reads and writes the array once; a sweep reads recv or `from` and
-      // writes send or `to`, each row staying in cache in between.
-      bytes += 2 * local;
-    }
-  }
-  return bytes;
+// Backward retraces forward with inverse FFTs and conjugate twiddles.
+std::vector<SixStepStep> backward_steps(const SixStepGeometry& geometry, bool own) {
+  const std::size_t n1 = geometry.split().n1;
+  const std::size_t n2 = geometry.split().n2;
+  const std::size_t rows1 = geometry.rows1();
+  const std::size_t rows2 = geometry.rows2();
+  std::vector<SixStepStep> steps;
+  if (!geometry.scrambled_output()) {
+    steps.push_back(local_transpose(A::input, A::send, rows2, n1, 1));  // send: [k1][k2 local]
+    steps.push_back(exchange(false));  // recv: [k1 local][k2 of the sender]
+    steps.push_back(
+        sweep(A::work, A::work, {2, rows1, n2, true, SixStepTwiddle::none, false, false}));
+  } else {
+    steps.push_back(
+        sweep(A::input, A::work, {2, rows1, n2, false, SixStepTwiddle::none, false, false}));
+  }                                                                  // work: [k1 local][n2]
+  steps.push_back(local_transpose(A::work, A::send, rows1, n2, 2));  // send: [n2][k1 local]
+  steps.push_back(exchange(false));                                  // recv: [n2 local][k1]
+  steps.push_back(
+      sweep(A::work, A::work, {1, rows2, n1, true, SixStepTwiddle::conjugate_before, true, true}));
+  steps.push_back(exchange(own));                                      // recv: [n2][n1 local]
+  steps.push_back(local_transpose(A::recv, A::output, n2, rows1, 2));  // out: A[n1 local][n2]
+  return steps;
+}
+
+}  // namespace
+
+std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
+                                           bool leaves_own_block) {
+  return backward ? backward_steps(geometry, leaves_own_block)
+                  : forward_steps(geometry, leaves_own_block);
 }
 
 }  // namespace a2afft::detail::fft

@@ -101,14 +101,6 @@ struct SixStepStep {
 std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
                                            bool leaves_own_block = false);
 
-/// Bytes read and written in memory on one rank by `steps`, by the rules of
-/// a2afft::TransformTraffic, for points of `element_bytes` (batch complex numbers): a local
-/// transpose reads and writes the local array once; an exchange reads the blocks it sends and
-/// writes those it receives (not our own when it stayed in place); a sweep reads the receive
-/// buffer (unpack) or its `from` array, and writes the send buffer (pack) or its `to` array.
-std::size_t six_step_bytes_moved(const SixStepGeometry& geometry,
-                                 const std::vector<SixStepStep>& steps, std::size_t element_bytes);
-
 /// exp(sign * 2 pi i * m / n), accurate to about one ulp for any m < n (the angle is reduced to
 /// the first octant exactly in integers, then sin and cos are taken in long double), so a
 /// table of N entries loses no digits at N = 2^30 the way a recurrence would.

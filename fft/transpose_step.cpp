@@ -46,13 +46,15 @@ std::vector<TransposeStep::Part> TransposeStep::parts_along(const Shape3& shape,
   return result;
 }
 
-void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t plane,
-                         std::size_t element_bytes, int own, std::byte* own_blocks) const {
+std::size_t TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t plane,
+                                std::size_t element_bytes, int own, std::byte* own_blocks) const {
+  std::size_t bytes = 0;
   for (int destination = 0; destination < shape_.parts; ++destination) {
     const Part& part = sent_[static_cast<std::size_t>(destination)];
     Shape3 offset = part.offset;
     offset[0] = plane;
     const Shape3 extent{1, part.block[1], part.block[2]};
+    bytes += extent[1] * extent[2] * element_bytes;
     std::byte* block_start =
         (destination == own ? own_blocks : send) +
         static_cast<std::size_t>(destination) * block_elements_ * element_bytes;
@@ -65,18 +67,22 @@ void TransposeStep::pack(const std::byte* from, std::byte* send, std::size_t pla
                element_bytes);
     }
   }
+  return bytes;
 }
 
-void TransposeStep::unpack(const std::byte* recv, std::byte* to, std::size_t plane,
-                           std::size_t element_bytes) const {
+std::size_t TransposeStep::unpack(const std::byte* recv, std::byte* to, std::size_t plane,
+                                  std::size_t element_bytes) const {
+  std::size_t bytes = 0;
   for (int source = 0; source < shape_.parts; ++source) {
     const Part& part = received_[static_cast<std::size_t>(source)];
     Shape3 offset = part.offset;
     offset[0] = plane;
     const Shape3 extent{1, part.block[1], part.block[2]};
+    bytes += extent[1] * extent[2] * element_bytes;
     copy_box(recv + static_cast<std::size_t>(source) * block_elements_ * element_bytes, part.block,
              Shape3{plane, 0, 0}, to, shape_.to, offset, extent, element_bytes);
   }
+  return bytes;
 }
 
 }  // namespace a2afft::detail::fft

@@ -55,12 +55,13 @@ class TransposeStep {
 
   /// Leading plane `plane` of `from` -> its parts of the send blocks; block `own` (our rank in
   /// the exchange, or -1) goes to `own_blocks` instead (the receive buffer, for an exchange
-  /// that leaves our own block to us).
-  void pack(const std::byte* from, std::byte* send, std::size_t plane, std::size_t element_bytes,
-            int own = -1, std::byte* own_blocks = nullptr) const;
-  /// The received blocks' parts of leading plane `plane` -> that plane of `to`.
-  void unpack(const std::byte* recv, std::byte* to, std::size_t plane,
-              std::size_t element_bytes) const;
+  /// that leaves our own block to us). Returns the bytes copied.
+  std::size_t pack(const std::byte* from, std::byte* send, std::size_t plane,
+                   std::size_t element_bytes, int own = -1, std::byte* own_blocks = nullptr) const;
+  /// The received blocks' parts of leading plane `plane` -> that plane of `to`. Returns the bytes
+  /// copied.
+  std::size_t unpack(const std::byte* recv, std::byte* to, std::size_t plane,
+                     std::size_t element_bytes) const;
 
  private:
   // One rank's part of the local array: its block's shape (in the array's order) and where it

@@ -1,12 +1,15 @@
-// The passes over memory of the plans' schedules (pencil_schedule, six_step_schedule), against
-// counts made by hand from the engines' steps. A is a rank's share of the complex array; each
-// comment lists the steps as "source + destination" of every sweep and "2 x blocks x block" of
-// every exchange (its read of send and write of recv).
+// The passes over memory of the plans' schedules (pencil_schedule, six_step_schedule) by the hand
+// count of tests/support/traffic_oracle.hpp, against counts made by hand from the engines' steps.
+// The engines' own traffic() (a fold over their step programs) is held to that hand count and to
+// the bytes their executor reports in the MPI test tests/mpi/traffic_test.cpp. A is a rank's
+// share of the complex array; each comment lists the steps as "source + destination" of every sweep
+// and "2 x blocks x block" of every exchange (its read of send and write of recv).
 
 #include <gtest/gtest.h>
 
 #include "pencil_geometry.hpp"
 #include "six_step_geometry.hpp"
+#include "traffic_oracle.hpp"
 
 namespace a2afft::detail::fft {
 namespace {
