@@ -219,6 +219,7 @@ TransformTraffic BasicSixStep1d<Real>::traffic(bool backward) const {
   const TrafficCounter counted = program_traffic(backward ? backward_ : forward_);
   TransformTraffic traffic;
   traffic.bytes_moved = counted.bytes_moved();
+  traffic.exchanged_bytes = counted.bytes_exchanged();
   traffic.array_bytes = geometry_.local_length() * element_bytes;
   traffic.memory_passes =
       static_cast<double>(traffic.bytes_moved) / static_cast<double>(traffic.array_bytes);

@@ -71,6 +71,25 @@ bool oracle_applies(const PencilCase& c) {
   return c.axes[0] != AxisKind::none;
 }
 
+// Runs `plan` once in one direction with a counter attached, checks that the executor moved
+// exactly what traffic() folds from the program, and returns traffic().
+template <class Plan, typename Real>
+TransformTraffic counted_run(Plan& plan, std::vector<std::complex<Real>>& in,
+                             std::vector<std::complex<Real>>& out, bool backward,
+                             const std::string& direction) {
+  TrafficCounter counter;
+  plan.count_traffic(&counter);
+  if (backward) {
+    plan.backward(out.data(), in.data());
+  } else {
+    plan.forward(in.data(), out.data());
+  }
+  const TransformTraffic traffic = plan.traffic(backward);
+  EXPECT_EQ(counter.bytes_moved(), traffic.bytes_moved) << direction;
+  EXPECT_EQ(counter.bytes_exchanged(), traffic.exchanged_bytes) << direction;
+  return traffic;
+}
+
 template <typename Real>
 void check_pencil(const PencilCase& c, const ProcGrid& grid, const std::string& spec) {
   Pencil3dOptions options{parse_spec(spec), parse_spec(spec), Rigor::estimate, c.natural};
@@ -87,17 +106,8 @@ void check_pencil(const PencilCase& c, const ProcGrid& grid, const std::string& 
       plan.input_scalars() * (plan.real_input() ? sizeof(Real) : scalar_bytes);
   const std::size_t output_side = plan.output_scalars() * scalar_bytes;
   for (const bool backward : {false, true}) {
-    TrafficCounter counter;
-    plan.count_traffic(&counter);
-    if (backward) {
-      plan.backward(out.data(), in.data());
-    } else {
-      plan.forward(in.data(), out.data());
-    }
-    const TransformTraffic traffic = plan.traffic(backward);
     const std::string direction = what + (backward ? " backward" : " forward");
-    EXPECT_EQ(counter.bytes_moved(), traffic.bytes_moved) << direction;
-    EXPECT_EQ(counter.bytes_exchanged(), traffic.exchanged_bytes) << direction;
+    const TransformTraffic traffic = counted_run(plan, in, out, backward, direction);
     if (!oracle_applies(c)) continue;
     const PencilGeometry& geometry = plan.geometry();
     const auto schedule = pencil_schedule(geometry, backward, plan.leaves_own_block());
@@ -136,16 +146,8 @@ void check_six_step(std::size_t n, bool scrambled, std::size_t batch, const std:
   std::vector<std::complex<Real>> in(plan.local_scalars());
   std::vector<std::complex<Real>> out(plan.local_scalars());
   for (const bool backward : {false, true}) {
-    TrafficCounter counter;
-    plan.count_traffic(&counter);
-    if (backward) {
-      plan.backward(out.data(), in.data());
-    } else {
-      plan.forward(in.data(), out.data());
-    }
-    const TransformTraffic traffic = plan.traffic(backward);
     const std::string direction = what + (backward ? " backward" : " forward");
-    EXPECT_EQ(counter.bytes_moved(), traffic.bytes_moved) << direction;
+    const TransformTraffic traffic = counted_run(plan, in, out, backward, direction);
     const SixStepGeometry& geometry = plan.geometry();
     const auto steps = six_step_schedule(geometry, backward, plan.leaves_own_block());
     EXPECT_EQ(traffic.bytes_moved,
