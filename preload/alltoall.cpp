@@ -142,11 +142,12 @@ detail::ExchangePlan* repeated_route(const Side& send, const Side& recv, const C
   return last.plan;
 }
 
-// Remembers a routed call for repeated_route when both sides are predefined and unstaged.
+// Remembers a routed call for repeated_route when both sides are predefined types at ordinary
+// addresses (so unstaged; asked without querying the library again, as StagedBlocks just did).
 void remember_route(const Side& send, const Side& recv, detail::ExchangePlan* plan,
                     CommCache& cache) {
-  if (needs_staging(send) || needs_staging(recv) || !common_predefined(send.type) ||
-      !common_predefined(recv.type)) {
+  if (!common_predefined(send.type) || !common_predefined(recv.type) || send.buffer == MPI_BOTTOM ||
+      recv.buffer == MPI_BOTTOM) {
     return;
   }
   cache.last_routed = {send.count, recv.count, send.type, recv.type, plan};
