@@ -29,17 +29,10 @@
 
 namespace a2afft::preload {
 
-thread_local bool inside_a2afft __attribute__((tls_model("initial-exec"))) = false;
+constinit thread_local bool inside_a2afft __attribute__((tls_model("initial-exec"))) = false;
 
-namespace {
-// The last communicator looked up and its cache: applications call on one communicator many
-// times in a row, and PMPI_Comm_get_attr is a hash lookup. Forgotten when that cache is freed
-// (a new communicator may get the freed one's handle).
-struct LastLookup {
-  MPI_Comm comm = MPI_COMM_NULL;
-  CommCache* cache = nullptr;
-} last_lookup;
-}  // namespace
+LastLookup last_lookup;
+std::atomic<const Setup*> made_setup{nullptr};
 
 namespace {
 
@@ -132,8 +125,8 @@ void read_options(MPI_Comm comm, Setup& s) {
   std::abort();
 }
 
-const Setup& setup(MPI_Comm comm) {
-  static Setup instance = [&] {
+const Setup& make_setup(MPI_Comm comm) {
+  static const Setup instance = [&] {
     Setup s;
     read_spec(comm, "A2AFFT_ALLTOALL", &s.alltoall, &s.alltoall_text, &s.alltoall_spec, false);
     read_spec(comm, "A2AFFT_ALLTOALLV", &s.alltoallv, &s.alltoallv_text, &s.alltoallv_spec, true);
@@ -145,6 +138,7 @@ const Setup& setup(MPI_Comm comm) {
     PMPI_Comm_set_attr(MPI_COMM_SELF, self_key, nullptr);
     return s;
   }();
+  made_setup.store(&instance, std::memory_order_release);
   return instance;
 }
 
@@ -155,8 +149,7 @@ const detail::Topology& CommCache::topo(MPI_Comm comm) {
   return *topology;
 }
 
-CommCache& cache_of(MPI_Comm comm, const Setup& s) {
-  if (comm == last_lookup.comm && last_lookup.cache != nullptr) return *last_lookup.cache;
+CommCache& find_cache(MPI_Comm comm, const Setup& s) {
   void* attribute = nullptr;
   int found = 0;
   PMPI_Comm_get_attr(comm, s.cache_key, &attribute, &found);

@@ -226,14 +226,31 @@ detail::ExchangePlan* alltoall_plan(
   }
 }
 
-int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* kind) {
+namespace {
+
+// A repeated call when nothing is counted: the plan runs on the caller's buffers and nothing
+// else happens (an application's step loop; about 100 instructions fewer than the general path
+// below, which also decides, stages, logs and counts).
+void run_repeated(detail::ExchangePlan& plan, const void* sendbuf, void* recvbuf, MPI_Comm comm,
+                  const Setup& s, const char* kind) {
+  inside_a2afft = true;
+  try {
+    plan.run(static_cast<const std::byte*>(sendbuf), static_cast<std::byte*>(recvbuf));
+  } catch (const std::exception& error) {
+    inside_a2afft = false;
+    fail(comm, std::string(kind) + " through " + s.alltoall_text + ": " + error.what());
+  }
+  inside_a2afft = false;
+}
+
+// Every call but a repeated one: decides, plans, stages, logs and counts. Not inlined into
+// alltoall(), so that the repeated call's path does not pay this one's stack frame.
+[[gnu::noinline]] int alltoall_general(const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                       void* recvbuf, int recvcount, MPI_Datatype recvtype,
+                                       MPI_Comm comm, const char* kind, const Setup& s) {
   const auto vendor = [&] {
     return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   };
-  if (inside_a2afft) return vendor();
-  const Setup& s = setup(comm);
-  if (!s.alltoall && !s.counting()) return vendor();
   const double start = s.call_start();
   CommCache& cache = cache_of(comm, s);
   const Side send{sendbuf, sendcount, sendtype}, recv{recvbuf, recvcount, recvtype};
@@ -278,6 +295,27 @@ int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* re
                cache.plans.size() + cache.refusals.size() != known);
   }
   return rc;
+}
+
+}  // namespace
+
+int alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+             int recvcount, MPI_Datatype recvtype, MPI_Comm comm, const char* kind) {
+  if (inside_a2afft) {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  const Setup& s = setup(comm);
+  if (s.alltoall && !s.counting()) {
+    const Side send{sendbuf, sendcount, sendtype}, recv{recvbuf, recvcount, recvtype};
+    if (detail::ExchangePlan* plan = repeated_route(send, recv, cache_of(comm, s))) {
+      run_repeated(*plan, sendbuf, recvbuf, comm, s, kind);
+      return MPI_SUCCESS;
+    }
+  } else if (!s.alltoall && !s.counting()) {
+    return PMPI_Alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return alltoall_general(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, kind,
+                          s);
 }
 
 }  // namespace a2afft::preload

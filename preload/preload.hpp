@@ -6,6 +6,7 @@
 
 #include <mpi.h>
 
+#include <atomic>
 #include <cstddef>
 #include <list>
 #include <map>
@@ -38,8 +39,17 @@ struct Setup {
   double call_start() const { return counting() ? PMPI_Wtime() : 0.0; }
 };
 
+/// The setup once made, nullptr before: setup()'s fast path, a load instead of a call and a
+/// static's guard on every routed call.
+extern std::atomic<const Setup*> made_setup;
+/// Reads the environment once (collective-free); a bad value is one line and MPI_Abort.
+const Setup& make_setup(MPI_Comm comm);
+
 /// The setup; a bad value is one line on stderr and MPI_Abort on `comm`.
-const Setup& setup(MPI_Comm comm);
+inline const Setup& setup(MPI_Comm comm) {
+  const Setup* made = made_setup.load(std::memory_order_acquire);
+  return made != nullptr ? *made : make_setup(comm);
+}
 
 /// One line on stderr (rank 0 of `comm` prints it), then MPI_Abort: never returns.
 [[noreturn]] void fail(MPI_Comm comm, const std::string& message);
@@ -152,8 +162,23 @@ struct CommCache {
   const detail::Topology& topo(MPI_Comm comm);
 };
 
+/// The last communicator looked up and its cache: applications call on one communicator many
+/// times in a row, and PMPI_Comm_get_attr is a hash lookup. Forgotten when that cache is freed
+/// (a new communicator may get the freed one's handle).
+struct LastLookup {
+  MPI_Comm comm = MPI_COMM_NULL;
+  CommCache* cache = nullptr;
+};
+extern LastLookup last_lookup;
+
+/// cache_of's slow path: the attribute lookup, or a new cache.
+CommCache& find_cache(MPI_Comm comm, const Setup& s);
+
 /// The cache of `comm`, made at its first use (local: no MPI communication).
-CommCache& cache_of(MPI_Comm comm, const Setup& s);
+inline CommCache& cache_of(MPI_Comm comm, const Setup& s) {
+  if (comm == last_lookup.comm && last_lookup.cache != nullptr) return *last_lookup.cache;
+  return find_cache(comm, s);
+}
 
 /// Prints "a2afft: <line>" on rank 0 of `comm` the first time (per communicator) it is asked.
 void log_once(MPI_Comm comm, CommCache& cache, const std::string& line);
@@ -165,7 +190,7 @@ std::string contiguity(MPI_Datatype type, const char* side, MPI_Count* size);
 /// Backends may call MPI_Alltoall(v) themselves (`mpi`, inner=mpi): those go to the library.
 // Initial-exec: the drop-in is loaded at start (LD_PRELOAD), so its thread-local sits in the
 // static TLS block and each test of it is one load, not a __tls_get_addr call.
-extern thread_local bool inside_a2afft __attribute__((tls_model("initial-exec")));
+extern constinit thread_local bool inside_a2afft __attribute__((tls_model("initial-exec")));
 
 /// MPI_Alltoall / MPI_Alltoallv, routed or not; `kind` names the call and binding in logs and
 /// the report ("MPI_Alltoall (C)", "MPI_Alltoall (Fortran)").
