@@ -34,11 +34,8 @@
 //   (tra at radix P, for one), and SimGrid SMPI 3.32's flow solver crashed on `auto` there.
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 
 #include "algorithms/algorithms.hpp"
 #include "algorithms/fastest.hpp"
@@ -49,6 +46,7 @@
 #include "simulator/smpi_rules.hpp"
 #include "timing/link_costs.hpp"
 #include "topology/topology.hpp"
+#include "wisdom.hpp"
 
 namespace a2afft::detail::algorithms {
 namespace {
@@ -120,37 +118,11 @@ std::size_t fastest(const std::vector<Spec>& candidates, const ExchangeProblem& 
                            make);
 }
 
-// A2AFFT_WISDOM: {"<key>": "<spec>", ...}, read and written on rank 0.
+// The wisdom key of an auto decision (transpose/wisdom.hpp keeps it).
 std::string wisdom_key(const std::string& mode, const ExchangeProblem& problem) {
-  char library[MPI_MAX_LIBRARY_VERSION_STRING];
-  int length = 0;
-  MPI_Get_library_version(library, &length);
-  std::string first_line(library, static_cast<std::size_t>(length));
-  first_line = first_line.substr(0, first_line.find_first_of("\r\n,"));
-  return "auto:mode=" + mode + " | " + first_line + " | " + problem.topology.describe_layout() +
-         " | " + std::to_string(problem.block_bytes) + " B" +
+  return "auto:mode=" + mode + " | " + wisdom::mpi_library() + " | " +
+         problem.topology.describe_layout() + " | " + std::to_string(problem.block_bytes) + " B" +
          (problem.own_block_left ? " | own block left" : "");
-}
-
-// A directory opens as a stream but fails on the first read, outside any UsageError; so it is
-// refused up front, by validation on every rank, before anything runs or prints.
-void check_wisdom_path(const char* path) {
-  if (path == nullptr) return;
-  if (std::error_code ignored; std::filesystem::is_directory(path, ignored)) {
-    throw UsageError("A2AFFT_WISDOM=" + std::string(path) +
-                     " is a directory; expected the path of a JSON file (created if missing)");
-  }
-}
-
-nlohmann::json read_wisdom(const std::string& path) {
-  check_wisdom_path(path.c_str());
-  std::ifstream in(path);
-  if (!in) return nlohmann::json::object();
-  nlohmann::json wisdom = nlohmann::json::parse(in, nullptr, false);
-  if (!wisdom.is_object()) {
-    throw UsageError("A2AFFT_WISDOM=" + path + " is not an a2afft wisdom file (a JSON object)");
-  }
-  return wisdom;
 }
 
 struct AutoSettings {
@@ -165,23 +137,8 @@ class AutoExchange final : public ExchangePlan {
       : mode_(settings.mode), estimate_in_simulation_(settings.estimate_in_simulation) {
     const double budget_seconds = settings.budget_seconds;
     const MPI_Comm comm = problem.topology.comm();
-    const bool root = problem.topology.rank() == 0;
-    const char* path = std::getenv("A2AFFT_WISDOM");
     const std::string key = wisdom_key(mode_, problem);
-    std::string remembered;
-    // A bad wisdom file is an error on rank 0 first, then on every rank.
-    std::string error;
-    if (path != nullptr && root) {
-      try {
-        const nlohmann::json wisdom = read_wisdom(path);
-        if (wisdom.contains(key) && wisdom[key].is_string()) remembered = wisdom[key];
-      } catch (const UsageError& bad) {
-        error = bad.what();
-      }
-    }
-    error = mpi::broadcast(error, 0, comm);
-    if (!error.empty()) throw UsageError(error);
-    remembered = mpi::broadcast(remembered, 0, comm);
+    const std::string remembered = wisdom::recall(key, comm);
     // Rank 0's choice, so that every rank builds the same plan.
     const std::string choice =
         !remembered.empty()
@@ -191,11 +148,7 @@ class AutoExchange final : public ExchangePlan {
                                  .to_string(),
                              0, comm);
     chosen_ = make_exchange(parse_spec(choice), problem);
-    if (path != nullptr && root && remembered.empty()) {
-      nlohmann::json wisdom = read_wisdom(path);
-      wisdom[key] = choice;
-      std::ofstream(path) << wisdom.dump(2) << '\n';
-    }
+    if (remembered.empty()) wisdom::remember(key, choice, comm);
   }
 
   std::string describe() const override {
@@ -233,7 +186,7 @@ class AutoExchange final : public ExchangePlan {
 
 // Nothing is timed here: validation reads the values and checks the wisdom path only.
 Resolved<AutoSettings> auto_settings(const RankLayout& layout, const Params& params) {
-  check_wisdom_path(std::getenv("A2AFFT_WISDOM"));
+  wisdom::check_path(std::getenv("A2AFFT_WISDOM"));
   const bool measuring_crashes = simulator::all_at_once_crashes(layout.size());
   const std::string mode(
       params.word("mode", measuring_crashes ? "estimate" : "measure", {"measure", "estimate"}));
