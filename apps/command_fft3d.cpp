@@ -60,14 +60,18 @@ struct Fft3dRun {
   std::vector<std::pair<cli::ExchangeChoice, cli::ExchangeChoice>> choices;
   LayoutRequest layout;
   RankMap ranks;
-  std::array<int, 2> grid{};
+  std::array<int, 2> grid{};  // the rule's grid under --grid auto (memory is estimated on it)
+  bool timed_grid = false;    // --grid auto: each plan times the candidate grids
   Order order = Order::interleaved;
   // This rank's brick of --in-grid (of the input array) and --out-grid (of the output).
   std::optional<Box3> input_box;
   std::optional<Box3> output_box;
   std::string reshape_exchange;
 
-  std::string grid_text() const { return std::to_string(grid[0]) + "x" + std::to_string(grid[1]); }
+  std::string grid_text() const {
+    const std::string rule = std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
+    return timed_grid ? "timed (the rule's " + rule + ")" : rule;
+  }
   // The physical grid's points (the padded grid's, when padded): what the arrays hold.
   double points() const {
     const std::array<std::size_t, 3> grid_points = transform.padded_shape(shape);
@@ -143,9 +147,10 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   run.layout = options.layout.request();
   run.ranks = map_ranks(MPI_COMM_WORLD, run.layout);
   const int p = run.ranks.size();
-  run.grid = two_d                  ? std::array<int, 2>{1, p}
-             : options.grid.empty() ? Fft3d::default_grid(p)
-                                    : parse_grid(options.grid, p, "--grid");
+  run.timed_grid = !two_d && options.grid == "auto";
+  run.grid = two_d                                    ? std::array<int, 2>{1, p}
+             : options.grid.empty() || run.timed_grid ? Fft3d::default_grid(p)
+                                                      : parse_grid(options.grid, p, "--grid");
   run.order = choose_fft_order(options.run, run.transform.point_bytes() * run.points() / p,
                                run.ranks, run.engines, run.choices.size());
   run.reshape_exchange = canonical_reshape_spec(options.reshape_exchange);
@@ -239,7 +244,7 @@ CandidateMaker a2afft_maker(const Fft3dRun& run, const PlanOptions& shared,
   }
   a2afft::Fft3dOptions plan;
   static_cast<PlanOptions&>(plan) = shared;
-  plan.grid = run.grid;
+  plan.grid = run.timed_grid ? a2afft::timed_grid : run.grid;
   plan.row_exchange = row.spec;
   plan.column_exchange = column.spec;
   plan.output = run.natural ? Fft3dOutput::natural : Fft3dOutput::transposed;
@@ -317,7 +322,11 @@ Runner add_fft3d(CLI::App& app) {
   command->add_option("--size", options->size, "n (a cube) or n0xn1xn2")->capture_default_str();
   command->add_option(
       "--grid", options->grid,
-      "Process grid p0xp1 with p0*p1 = P (default near-square; 1xP or Px1 = slabs)");
+      "Process grid p0xp1 with p0*p1 = P (default near-square; 1xP or Px1 = slabs), or auto: "
+      "each plan times the candidate grids (every p0xp1, or the 6 nearest to square and the "
+      "two slabs beyond 8) with its exchanges and keeps the fastest; the exchange column names "
+      "the winner and its gain over the near-square grid. With A2AFFT_WISDOM=file the choice "
+      "is kept, and a later run of the same problem takes it without timing");
   command
       ->add_option("-x,--exchange", options->exchanges,
                    "Exchange specs used for both transposes, comma-separated or repeated, or all")

@@ -91,7 +91,7 @@ void check_values(const deck::Invocation& invocation, int ranks) {
     } else if (flag == "--rigor") {
       parse_rigor(value, "--rigor");
     } else if (flag == "--grid") {
-      parse_grid(value, ranks, "--grid");
+      if (value != "auto") parse_grid(value, ranks, "--grid");
     } else if (flag == "--n") {
       parse_length(value, "lengths");
     } else if (flag == "--engine") {  // e.g. fftw-mpi in a build without FFTW-MPI

@@ -207,7 +207,8 @@ TransformTraffic DistributedFft::traffic(Direction direction) const {
 }
 
 std::string DistributedFft::describe() const {
-  return core_->engine->describe();
+  const std::string engine = core_->engine->describe();
+  return core_->grid_note.empty() ? engine : engine + " | " + core_->grid_note;
 }
 
 FftTimes DistributedFft::last_times() const {

@@ -13,11 +13,13 @@
 #include "fft_core.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
+#include "grid_search.hpp"
 #include "pencil3d.hpp"
 #include "registry.hpp"
 #include "reshaped_engine.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
+#include "wisdom.hpp"
 
 namespace a2afft {
 
@@ -34,12 +36,65 @@ namespace {
 fft::ProcGrid grid_of(const std::array<int, 2>& grid, int ranks, const char* who) {
   if (grid[0] == 0 && grid[1] == 0) return fft::near_square_grid(ranks);
   if (grid[0] < 1 || grid[1] < 1 || static_cast<long>(grid[0]) * grid[1] != ranks) {
-    throw UsageError(std::string(who) + ": grid=" + std::to_string(grid[0]) + "x" +
-                     std::to_string(grid[1]) + " is not valid on " + std::to_string(ranks) +
-                     " ranks; expected p0 x p1 = " + std::to_string(ranks) + " (e.g. " +
-                     fft::near_square_grid(ranks).to_string() + "), or 0x0 to choose");
+    throw UsageError(
+        std::string(who) + ": grid=" + std::to_string(grid[0]) + "x" + std::to_string(grid[1]) +
+        " is not valid on " + std::to_string(ranks) + " ranks; expected p0 x p1 = " +
+        std::to_string(ranks) + " (e.g. " + fft::near_square_grid(ranks).to_string() +
+        "), 0x0 for the rule's grid, or -1x-1 (timed_grid, A2AFFT_GRID_TIMED) to time the "
+        "candidates");
   }
   return {grid[0], grid[1]};
+}
+
+// What a timed grid's wisdom key names of the plan besides the machine: everything that
+// changes which grid is fastest.
+std::string timed_grid_arguments(const std::string& shape_text, const Transform& transform,
+                                 const Fft3dOptions& options) {
+  return shape_text + " | " + transform.to_string() + " | exchange " + options.exchange + ", row " +
+         options.row_exchange + ", column " + options.column_exchange + " | output " +
+         std::to_string(static_cast<int>(options.output)) + " | rigor " +
+         std::to_string(static_cast<int>(options.rigor));
+}
+
+// grid = timed_grid: the rule's grid is planned first (it checks every argument as any plan
+// does, and wins ties), then each other candidate; the fastest plan is kept, a slower one freed
+// as soon as it is timed. A grid kept in A2AFFT_WISDOM is planned alone.
+std::unique_ptr<FftCore> timed_pencil_core(MPI_Comm comm, const char* who,
+                                           const std::array<std::size_t, 3>& shape,
+                                           const std::string& shape_text,
+                                           const Fft3dOptions& options) {
+  constexpr int kTrials = 3;
+  Fft3dOptions fixed = options;
+  const auto plan_on = [&](const std::array<int, 2>& grid) {
+    fixed.grid = grid;
+    return make_pencil_core(comm, who, shape, shape_text, fixed, false);
+  };
+  std::unique_ptr<FftCore> best = plan_on({0, 0});
+  const std::string key =
+      grid_wisdom_key(best->topology->describe_layout(),
+                      timed_grid_arguments(shape_text, best->transform, options));
+  if (const std::string kept = wisdom::recall(key, comm); !kept.empty()) {
+    const std::array<int, 2> grid{std::stoi(kept), std::stoi(kept.substr(kept.find('x') + 1))};
+    if (grid != best->grid) best = plan_on(grid);
+    best->grid_note = "grid " + kept + " timed earlier (kept in A2AFFT_WISDOM)";
+    return best;
+  }
+  std::vector<GridTrial> trials{{best->grid, time_round_trip(*best, kTrials), ""}};
+  for (const std::array<int, 2>& grid : grid_candidates(best->topology->size(), shape)) {
+    if (grid == trials.front().grid) continue;
+    try {
+      std::unique_ptr<FftCore> candidate = plan_on(grid);
+      trials.push_back({grid, time_round_trip(*candidate, kTrials), ""});
+      if (fastest_trial(trials) + 1 == static_cast<int>(trials.size())) best = std::move(candidate);
+    } catch (const UsageError& refused) {
+      trials.push_back({grid, 0, refused.what()});
+    }
+  }
+  const int chosen = fastest_trial(trials);
+  best->grid_note = describe_grid_choice(trials, chosen);
+  const std::array<int, 2>& won = trials[static_cast<std::size_t>(chosen)].grid;
+  wisdom::remember(key, std::to_string(won[0]) + "x" + std::to_string(won[1]), comm);
+  return best;
 }
 
 // The engine's padded shape: the 3D shape, or 1 x n0 x n1 for a 2D plan, whose axes the
@@ -101,6 +156,9 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                                           const std::array<std::size_t, 3>& shape,
                                           const std::string& shape_text,
                                           const Fft3dOptions& options, bool two_d) {
+  if (!two_d && options.grid == timed_grid) {
+    return timed_pencil_core(comm, who, shape, shape_text, options);
+  }
   std::unique_ptr<FftCore> core =
       begin_plan(comm, who, options,
                  {{"shape", shape_text},
@@ -172,6 +230,11 @@ Fft3d::Fft3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, const Fft3d
 Fft3d::~Fft3d() = default;
 Fft3d::Fft3d(Fft3d&&) noexcept = default;
 Fft3d& Fft3d::operator=(Fft3d&&) noexcept = default;
+std::vector<std::array<int, 2>> Fft3d::grid_candidates(int ranks,
+                                                       const std::array<std::size_t, 3>& shape) {
+  return detail::grid_candidates(ranks, shape);
+}
+
 std::array<int, 2> Fft3d::default_grid(int ranks) {
   const detail::fft::ProcGrid grid = detail::fft::near_square_grid(ranks);
   return {grid.rows, grid.columns};

@@ -61,12 +61,18 @@ typedef struct a2afft_fft2d_plan* a2afft_fft2d;
 typedef struct a2afft_exchange_plan* a2afft_exchange;
 /** @} */
 
+/** a2afft_fft3d_options.grid = {A2AFFT_GRID_TIMED, A2AFFT_GRID_TIMED}: planning times the
+ * candidate process grids and keeps the fastest (as a2afft::timed_grid in a2afft/fft3d.hpp). */
+#define A2AFFT_GRID_TIMED (-1)
+
 /** Options of a 3D plan. Always fill them with a2afft_fft3d_options_init(), then change what you
  * need: it sets struct_size, so that fields added later never break a caller built earlier.
  * Strings are copied at creation; NULL means the default. */
 typedef struct a2afft_fft3d_options {
   size_t struct_size;          /**< sizeof the struct, set by the _options_init call */
-  int grid[2];                 /**< p0 x p1; {0, 0}: chosen (the most square, p0 >= p1) */
+  int grid[2];                 /**< p0 x p1; {0, 0}: chosen (the most square, p0 >= p1);
+                                    {A2AFFT_GRID_TIMED, A2AFFT_GRID_TIMED}: the candidate grids
+                                    timed, the fastest kept (a2afft::timed_grid) */
   const char* row_exchange;    /**< "auto" (default) or a backend spec, e.g. "pairwise" */
   const char* column_exchange; /**< likewise */
   int rigor;                   /**< A2AFFT_RIGOR_*; default MEASURE */

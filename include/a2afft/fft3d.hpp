@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <a2afft/error.hpp>
 #include <a2afft/fft.hpp>
@@ -31,9 +32,22 @@ enum class Fft3dOutput {
 ///     a2afft::Fft3dOptions options;
 ///     options.scaling = a2afft::Scaling::full;
 ///     a2afft::Fft3d fft(MPI_COMM_WORLD, {256, 256, 256}, options);
+/// Fft3dOptions::grid = timed_grid: the constructor times the candidate grids
+/// (Fft3d::grid_candidates), each planned with its exchanges as the options ask (an `auto`
+/// exchange timed on that grid), by one warm-up and three timed forward() and backward() pairs
+/// on arrays of the plan's sizes (the slowest rank's time, the median), and keeps the fastest;
+/// ties go to the rule's grid (Fft3d::default_grid). The choice is the same on every rank. With
+/// A2AFFT_WISDOM set it is kept there beside the exchanges' choices, keyed by MPI library,
+/// layout, shape, transform, exchanges, output and rigor, so that a later plan of the same
+/// problem takes it without timing. describe() says which grid won and by how much over the
+/// rule's, and grid() returns it. Planning costs one plan and four forward/backward pairs per
+/// candidate.
+inline constexpr std::array<int, 2> timed_grid{-1, -1};
+
 struct Fft3dOptions : PlanOptions {
   /// The p0 x p1 process grid, p0 * p1 = the communicator's size; {0, 0} chooses the most
-  /// square grid with p0 >= p1 (slabs, p1 = 1, on a prime number of ranks).
+  /// square grid with p0 >= p1 (slabs, p1 = 1, on a prime number of ranks); timed_grid times
+  /// the candidates and keeps the fastest.
   std::array<int, 2> grid{0, 0};
   /// The all-to-all of the transpose among the p1 ranks of a grid row, and among the p0 ranks
   /// of a column, when they should differ from `exchange`; empty: `exchange`.
@@ -115,6 +129,12 @@ class Fft3d : public DistributedFft {
 
   /// The grid {0, 0} chooses on `ranks` ranks: the most square p0 x p1 with p0 >= p1. Pure.
   static std::array<int, 2> default_grid(int ranks);
+  /// The grids timed_grid tries for `shape` on `ranks` ranks, the rule's first: every
+  /// p0 x p1 = ranks when there are at most 8, otherwise the 6 nearest to square (p0 >= p1
+  /// first) and the two slab grids ranks x 1 and 1 x ranks; a grid with p0 > n0 or p1 > n1 is
+  /// left out. Pure.
+  static std::vector<std::array<int, 2>> grid_candidates(int ranks,
+                                                         const std::array<std::size_t, 3>& shape);
   /// The block bytes of the row transpose's exchange (among p1 ranks) and of the column's
   /// (among p0), as a plan of `shape` on `grid` with `output` has them: uneven splits are padded
   /// to the largest part. For estimating memory before planning; pure.

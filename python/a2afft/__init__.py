@@ -271,7 +271,8 @@ class _BoxPlan(_Plan):
 
 class Fft3d(_BoxPlan):
     """A distributed 3D FFT of `shape` on a p0 x p1 pencil grid (`grid`, default the most
-    square). Rank (a, b) holds the input block `local_input_slices` (dims 0 and 1 split, all of
+    square; grid="auto" times the candidate grids with their exchanges and keeps the fastest,
+    the same on every rank, and `describe()` says which won and by how much). Rank (a, b) holds the input block `local_input_slices` (dims 0 and 1 split, all of
     dim 2), stored row-major as `local_input_shape`. The forward output is block
     `local_output_slices` of the transformed array (all of dim 0), stored with its axes in
     `output_axes` order (transposed output: (1, 0, 2), unless padded or n0 = 1), so that
@@ -305,9 +306,11 @@ class Fft3d(_BoxPlan):
             raise UsageError(f"shape={shape!r} is not valid; expected three sizes (n0, n1, n2)")
         axes, kind = _axes(transforms, kind, 3)
         kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
-        grid = (0, 0) if grid is None else tuple(grid)
+        if isinstance(grid, str) and grid != "auto":
+            raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1), \"auto\" or None")
+        grid = (0, 0) if grid is None else (-1, -1) if grid == "auto" else tuple(grid)
         if len(grid) != 2:
-            raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1) or None")
+            raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1), \"auto\" or None")
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
                                 wisdom_file)
         options.axes = axes

@@ -75,7 +75,8 @@ std::array<int, 2> parse_grid(std::string_view text, int ranks, std::string_view
       x == std::string_view::npos ? std::nullopt : parse_positive(text.substr(x + 1));
   const auto p = static_cast<std::size_t>(ranks);
   const std::string expected = "expected p0xp1 with p0 * p1 = " + std::to_string(ranks) +
-                               ", e.g. " + grid_text(Fft3d::default_grid(ranks));
+                               ", e.g. " + grid_text(Fft3d::default_grid(ranks)) +
+                               " (or auto to time the candidate grids)";
   const std::string named = std::string(option) + "=" + std::string(text);
   if (!rows || !columns || *rows > p || *columns > p) {
     throw UsageError(named + " is not valid; " + expected);

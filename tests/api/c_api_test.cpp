@@ -103,6 +103,28 @@ TEST(CApi, a_3d_plan_transforms_out_of_place_and_in_place) {
   EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);  // NULL is allowed
 }
 
+TEST(CApi, a_timed_grid_names_the_grid_that_won) {
+  const size_t shape[3] = {8, 6, 5};
+  a2afft_fft3d_options options;
+  a2afft_fft3d_options_init(&options);
+  options.grid[0] = A2AFFT_GRID_TIMED;
+  options.grid[1] = A2AFFT_GRID_TIMED;
+  options.row_exchange = "pairwise";
+  options.column_exchange = "pairwise";
+  options.rigor = A2AFFT_RIGOR_ESTIMATE;
+  a2afft_fft3d plan = nullptr;
+  ASSERT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0)
+      << a2afft_error_message();
+  EXPECT_NE(std::string(a2afft_fft3d_describe(plan)).find(" timed"), std::string::npos)
+      << a2afft_fft3d_describe(plan);
+  EXPECT_EQ(a2afft_fft3d_destroy(&plan), A2AFFT_SUCCESS);
+  options.grid[1] = 1;  // half timed: one message naming the valid choices
+  EXPECT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)),
+            size_of() * A2AFFT_ERROR_USAGE);
+  EXPECT_NE(std::string(a2afft_error_message()).find("timed_grid"), std::string::npos)
+      << a2afft_error_message();
+}
+
 // A 2D FFT from C (and Fortran): a 3D plan of {1, n0, n1} on a 1 x P grid is the engine of
 // a2afft::Fft2d, one transpose; its output is that of the C++ Fft2d to the bit.
 TEST(CApi, a_2d_transform_is_a_3d_plan_of_one_plane_on_a_1xp_grid) {

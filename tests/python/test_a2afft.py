@@ -91,6 +91,19 @@ def test_fft3d_transposed_and_natural_outputs_and_scaling():
             assert everywhere(("mpi" if comm.size > 1 else "row=-,column=-") in fft.describe())
 
 
+def test_timed_grid_is_one_grid_everywhere_and_matches_numpy():
+    shape = (6, 5, 7)
+    data = global_input(shape, np.complex128, 1)
+    with a2afft.Fft3d(comm, shape, grid="auto", exchange="pairwise", rigor="estimate") as fft:
+        assert everywhere(fft.grid[0] * fft.grid[1] == comm.size)
+        assert everywhere(len(set(comm.allgather(fft.grid))) == 1)
+        assert everywhere(f"grid {fft.grid[0]}x{fft.grid[1]} timed" in fft.describe())
+        u_hat = fft.forward(np.ascontiguousarray(data[fft.local_input_slices]))
+        gathered = gather(u_hat, fft.local_output_slices, fft.output_axes, shape, np.complex128,
+                          1)
+        assert everywhere(relative_error(gathered, np.fft.fftn(data)) < 1e-12)
+
+
 @pytest.mark.parametrize("kind", ["c2c", "r2c"])
 def test_fft2d_matches_numpy(kind):
     shape = (6, 7)
@@ -345,6 +358,7 @@ def message_everywhere(make):
     (lambda: a2afft.Fft3d(comm, (8, 4, 4), kind="r2r"), "kind='r2r' is not valid"),
     (lambda: a2afft.Fft3d(comm, (8, 4, 4), exchange="tra3"), "unknown exchange 'tra3'"),
     (lambda: a2afft.Fft3d(comm, (8, 4, 4), rigor="fast"), "rigor='fast' is not valid"),
+    (lambda: a2afft.Fft3d(comm, (8, 4, 4), grid="timed"), "grid='timed' is not valid"),
     (lambda: a2afft.Fft1d(comm, 0), "n=0 is not valid"),
     (lambda: a2afft.exchange(comm, 8, "tra:radix=0"), "radix=0 is not valid"),
 ])
