@@ -14,7 +14,7 @@
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
 #include "pencil3d.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "reshaped_engine.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
