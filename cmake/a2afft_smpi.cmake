@@ -38,6 +38,6 @@ else()
   set(A2AFFT_SIMGRID_VERSION "")
 endif()
 # Compile-time facts, so that no simulated run can forget to say so (reports, the shared-window
-# shim in transpose/mpi/shared_window.cpp).
+# shims that transpose/simulator/ holds).
 add_compile_definitions(A2AFFT_SMPI=$<BOOL:${A2AFFT_SMPI}>
                         "A2AFFT_SIMGRID_VERSION=\"${A2AFFT_SIMGRID_VERSION}\"")

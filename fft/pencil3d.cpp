@@ -6,7 +6,7 @@
 #include "error.hpp"
 #include "mpi/comm.hpp"
 #include "pencil_program.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 
 namespace a2afft::detail::fft {
 

@@ -6,7 +6,7 @@
 
 #include "error.hpp"
 #include "mpi/comm.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::detail::fft {

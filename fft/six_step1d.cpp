@@ -15,7 +15,7 @@
 #include <stdexcept>
 
 #include "error.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 
 namespace a2afft::detail::fft {
 namespace {

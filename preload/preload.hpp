@@ -14,8 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "registry.hpp"
-#include "topology/topology.hpp"
+// Plans are built through make_exchange.hpp, the documented interface for code outside the
+// backend table (it brings the Topology each communicator's plans are built on).
+#include "make_exchange.hpp"
 
 namespace a2afft::preload {
 

@@ -10,7 +10,7 @@
 #include "collective_checks.hpp"
 #include "error.hpp"
 #include "mpi/comm.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "timing/phase_stats.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"

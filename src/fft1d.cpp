@@ -11,7 +11,7 @@
 #include "error.hpp"
 #include "fft_core.hpp"
 #include "fftw_plan.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "six_step1d.hpp"
 #include "six_step_geometry.hpp"
 #include "spec.hpp"

@@ -15,7 +15,7 @@
 #include "geometry.hpp"
 #include "grid_search.hpp"
 #include "pencil3d.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "reshaped_engine.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"

@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "error.hpp"
+#include "simulator/smpi.hpp"
+#include "simulator/smpi_rules.hpp"
 
 namespace a2afft::detail {
 namespace {
@@ -24,7 +26,7 @@ int folded_scopes = 0;
 // Distinct slots keep one rank's buffers apart (send and receive never alias).
 std::vector<bool> slot_in_use;
 
-[[maybe_unused]] std::size_t take_slot() {
+std::size_t take_slot() {
   const auto free_slot = std::find(slot_in_use.begin(), slot_in_use.end(), false);
   const auto slot = static_cast<std::size_t>(free_slot - slot_in_use.begin());
   if (free_slot == slot_in_use.end()) {
@@ -44,29 +46,24 @@ void require_simulated_build() {
   }
 }
 
-#if A2AFFT_SMPI
 // One slot's memory, shared by every rank of the process through SMPI's process-wide table of
-// shared calls (SMPI_SHARED_CALL's), which the ranks' private copies of this library all see.
+// shared calls (simulator::process_wide), which the ranks' private copies of this library all see.
 struct FoldedRegion {
   std::byte* data = nullptr;
   std::size_t bytes = 0;
 };
 
 FoldedRegion& region_of_slot(std::size_t slot) {
-  const std::string key = std::to_string(slot);
-  constexpr const char* kTable = "a2afft_folded_region";
-  if (smpi_shared_known_call(kTable, key.c_str()) != 0) {
-    return *static_cast<FoldedRegion*>(smpi_shared_get_call(kTable, key.c_str()));
-  }
   // Lives as long as the process: every rank may come back to it.
-  return *static_cast<FoldedRegion*>(smpi_shared_set_call(kTable, key.c_str(), new FoldedRegion));
+  void* region = simulator::process_wide("a2afft_folded_region", std::to_string(slot),
+                                         []() -> void* { return new FoldedRegion; });
+  return *static_cast<FoldedRegion*>(region);
 }
-#endif
 
 }  // namespace
 
 bool memory_folding_available() noexcept {
-  return A2AFFT_SMPI;
+  return simulator::kSimulated;
 }
 
 bool memory_folded() noexcept {
@@ -83,23 +80,17 @@ FoldedMemoryScope::~FoldedMemoryScope() {
 }
 
 Buffer allocate_folded(std::size_t bytes) {
-  require_simulated_build();
-#if A2AFFT_SMPI
+  require_simulated_build();  // natively it throws: nothing below runs
   const std::size_t slot = take_slot();
   FoldedRegion& region = region_of_slot(slot);
   if (region.bytes < bytes || region.data == nullptr) {
     // A larger buffer than this slot had: a new region. The old one stays mapped (other ranks
-    // may still hold buffers in it); a sweep grows each slot a few times at most. SMPI folds
-    // nothing of size 0, so at least one byte.
-    region.data = static_cast<std::byte*>(SMPI_SHARED_MALLOC(std::max<std::size_t>(bytes, 1)));
+    // may still hold buffers in it); a sweep grows each slot a few times at most.
+    region.data = simulator::shared_malloc(bytes);
     region.bytes = bytes;
   }
   std::shared_ptr<void> owner(region.data, [slot](void*) { slot_in_use[slot] = false; });
   return Buffer(std::move(owner), region.data, bytes);
-#else
-  (void)bytes;
-  return {};
-#endif
 }
 
 }  // namespace a2afft::detail

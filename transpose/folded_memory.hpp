@@ -12,7 +12,7 @@
 
 namespace a2afft::detail {
 
-/// Whether this build can fold memory: it is the simulated build (A2AFFT_SMPI).
+/// Whether this build can fold memory: it is the simulated build (simulator::kSimulated).
 bool memory_folding_available() noexcept;
 
 /// Whether a FoldedMemoryScope lives on this rank: allocate_aligned() then folds.

@@ -1,5 +1,10 @@
 #pragma once
 
+// The backend table: one row per backend (algorithms/backends.def lists them), what `a2afft
+// list`, `auto`, the cost model and the node-aware family read. Building plans is
+// make_exchange.hpp's interface (included here, since the rows' make() and validate() serve
+// it); code that only builds plans includes that header, not this one.
+
 #include <mpi.h>
 
 #include <cstddef>
@@ -10,6 +15,7 @@
 #include <vector>
 
 #include "exchange.hpp"
+#include "make_exchange.hpp"
 #include "params.hpp"
 #include "schedule/cost_model.hpp"
 #include "spec.hpp"
@@ -83,24 +89,8 @@ std::span<const ExchangeInfo* const> registered_exchanges();
 /// The row for `name`; throws UsageError listing the valid names if there is none.
 const ExchangeInfo& find_exchange(std::string_view name);
 
-/// Throws UsageError unless the spec names a backend and only keys that backend declares.
-void check_spec(const Spec& spec);
-
-/// Validates `spec` against `layout` (pure, no plan built): throws UsageError for an unknown
-/// name or key or a bad value; returns why the layout cannot run it, or "" when it can.
-std::string exchange_refusal(const Spec& spec, const RankLayout& layout);
-/// The same on the problem's topology.
-std::string exchange_refusal(const Spec& spec, const ExchangeProblem& problem);
-
 /// The backends the node-aware family accepts as `inner`, e.g. "mpi, pairwise, ...".
 std::string flat_exchange_names();
-
-/// exchange_refusal, agreed over `across` (a communicator holding every rank that builds a plan
-/// on some sub-communicator): every rank gets the refusal of the lowest refusing rank, or "".
-/// Plans on different sub-communicators (the rows of a process grid) can otherwise refuse on
-/// some ranks only, and the others would wait forever in the next collective. A bad value on
-/// some ranks is likewise a UsageError (the lowest such rank's) on every rank.
-std::string agreed_refusal(const Spec& spec, const ExchangeProblem& problem, MPI_Comm across);
 
 /// Bytes of scratch a plan of `spec` may allocate per rank with `block_bytes` blocks on `ranks`
 /// ranks whose largest node has `largest_node` ranks (its row's ScratchBound). Pure.
@@ -117,12 +107,6 @@ struct PricedSpec {
   schedule::ModelResult result;
 };
 std::vector<PricedSpec> priced_specs(const schedule::ModelInputs& inputs);
-
-/// Builds a plan; collective over the topology's communicator. Throws UsageError for an
-/// unknown name or key, a bad value, or a layout the backend refuses (naming the reason).
-std::unique_ptr<ExchangePlan> make_exchange(const Spec& spec, const ExchangeProblem& problem);
-std::unique_ptr<ExchangePlan> make_exchange(std::string_view spec, const Topology& topology,
-                                            std::size_t block_bytes);
 
 // ---- Variable-size exchanges (MPI_Alltoallv semantics; variable_exchange.hpp) ----
 
@@ -153,23 +137,5 @@ std::span<const VariableExchangeInfo* const> registered_variable_exchanges();
 
 /// The variable row named `name`, or nullptr (then a uniform row of that name may serve).
 const VariableExchangeInfo* find_variable_exchange(std::string_view name);
-
-/// Checks `spec` as a variable-size exchange before any layout is known: a variable row's name
-/// with only its keys, or any valid uniform spec (which serves counts that happen to be uniform).
-/// Throws UsageError naming what is valid. Values are checked when a plan is made.
-void check_variable_spec(const Spec& spec);
-
-/// Why `spec` cannot run `problem`, or "": unknown names and keys and bad values throw
-/// UsageError (naming the variable and the uniform backends); a uniform backend refuses unless
-/// the counts are uniform (every peer the same bytes on every rank, in rank order).
-/// Collective over the problem's communicator: every rank gets the same answer.
-std::string variable_exchange_refusal(const Spec& spec, const VariableProblem& problem);
-
-/// Builds a variable plan; collective. Checks the problem (check_variable_problem) and throws
-/// UsageError for an unknown name or key, a bad value, or a refusal (naming the reason).
-std::unique_ptr<VariableExchangePlan> make_variable_exchange(const Spec& spec,
-                                                             const VariableProblem& problem);
-std::unique_ptr<VariableExchangePlan> make_variable_exchange(std::string_view spec,
-                                                             const VariableProblem& problem);
 
 }  // namespace a2afft::detail

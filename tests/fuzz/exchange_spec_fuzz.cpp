@@ -8,7 +8,7 @@
 
 #include "error.hpp"
 #include "fuzz_check.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

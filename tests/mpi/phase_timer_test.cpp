@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "timing/phase_stats.hpp"
 #include "topology/topology.hpp"
 #include "world_topology.hpp"

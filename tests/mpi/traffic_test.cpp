@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "make_exchange.hpp"
 #include "pencil3d.hpp"
-#include "registry.hpp"
 #include "six_step1d.hpp"
 #include "traffic_oracle.hpp"
 

@@ -19,7 +19,7 @@
 #include "agreed.hpp"
 #include "algorithms/vendor.hpp"
 #include "error.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 #include "world_topology.hpp"
 
 namespace a2afft::detail {

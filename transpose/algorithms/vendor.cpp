@@ -9,7 +9,7 @@
 // lists in the variable's description instead (value k is the k-th item, `auto` first).
 // Steps: one MPI_Alltoall call; a block of more than INT_MAX bytes travels as one derived type.
 //   Split phase: MPI_Ialltoall in start(), MPI_Wait in finish(); refused in simulation from
-//   schedule::kSimulatedCrashRanks ranks, where SMPI 3.32 crashes on MPI_Ialltoall itself.
+//   simulator::kCrashRanks ranks, where SMPI 3.32 crashes on MPI_Ialltoall itself.
 //   A forced algorithm, per library (found by experiment, tests/vendor.cmake checks it):
 //   - Open MPI 4.1: tuned reads its forced algorithm when a communicator's coll module is
 //     enabled, and only with coll_tuned_use_dynamic_rules, which is fixed at MPI_Init. The plan
@@ -26,7 +26,7 @@
 //     MPI_IN_PLACE, which an exchange never is.
 //   - SimGrid SMPI: no MPI_T, and one alltoall algorithm for the whole simulation, chosen at
 //     launch (smpi/alltoall: scripts/simulate --alltoall NAME). The rows are SMPI's own
-//     algorithms, read at run time from SimGrid's table (mpi/smpi_alltoall); the row of the
+//     algorithms, read at run time from SimGrid's table (simulator/smpi_alltoall); the row of the
 //     algorithm in effect runs (nothing is forced: the plain `mpi` row runs it too, and
 //     describe() says it is the simulation's), every other one is refused, saying to relaunch
 //     with --alltoall NAME.
@@ -47,8 +47,8 @@
 #include "mpi/comm.hpp"
 #include "mpi/control_variable.hpp"
 #include "mpi/datatype.hpp"
-#include "mpi/smpi_alltoall.hpp"
-#include "schedule/direct.hpp"
+#include "simulator/smpi_alltoall.hpp"
+#include "simulator/smpi_rules.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::detail::algorithms {
@@ -145,7 +145,7 @@ void read_mpich(vendor::Selector& selector) {
 vendor::Selector read_smpi() {
   vendor::Selector selector;
   selector.forcing = Forcing::at_launch;
-  mpi::SmpiAlltoall smpi = mpi::read_smpi_alltoall();
+  simulator::SmpiAlltoall smpi = simulator::read_smpi_alltoall();
   selector.unavailable = std::move(smpi.unavailable);
   selector.names = std::move(smpi.algorithms);
   for (std::size_t k = 0; k < selector.names.size(); ++k)
@@ -155,7 +155,7 @@ vendor::Selector read_smpi() {
 }
 
 vendor::Selector read_selector() {
-  if (A2AFFT_SMPI) return read_smpi();
+  if (simulator::kSimulated) return read_smpi();
   vendor::Selector selector;
   if ((selector.algorithm = mpi::ControlVariable::find("coll_tuned_alltoall_algorithm"))) {
     read_open_mpi(selector);
@@ -296,8 +296,7 @@ class VendorExchange final : public ExchangePlan {
       : comm_(vendor::forced_communicator(problem.topology.comm(), value_of(forced))),
         block_(problem.block_bytes),
         forced_(std::move(forced)),
-        split_phase_crashes_(
-            schedule::all_at_once_crashes_simulator(problem.topology.size(), A2AFFT_SMPI)) {}
+        split_phase_crashes_(simulator::all_at_once_crashes(problem.topology.size())) {}
 
   std::string describe() const override {
     if (!forced_) return "mpi";
@@ -326,7 +325,7 @@ class VendorExchange final : public ExchangePlan {
           "mpi's split phase (start()/finish(): MPI_Ialltoall) cannot run in simulation on " +
           std::to_string(comm_.size()) +
           " ranks: SimGrid SMPI 3.32's flow solver crashes (SIGSEGV) on MPI_Ialltoall from " +
-          std::to_string(schedule::kSimulatedCrashRanks) + " ranks; use run()");
+          std::to_string(simulator::kCrashRanks) + " ranks; use run()");
     }
     const auto timed = phase("alltoall");
     mpi::check(MPI_Ialltoall(send, block_.count(), block_.type(), recv, block_.count(),

@@ -18,14 +18,12 @@ struct Segment {
   MPI_Aint size;
 };
 
-#if A2AFFT_SMPI
-// SimGrid SMPI 3.32 gives every rank a segment of its own, but MPI_Win_shared_query answers
-// the caller's own segment for every peer (checked: every cross-rank read came back wrong).
-// All simulated ranks live in one address space, so a peer's segment is addressable as it is:
-// the shim asks every rank of the node where its own lies (an MPI_Allgather of base and
-// size) instead. The window stays, for MPI_Win_sync and for MPI_Win_free's collective end.
-std::vector<Segment> query_segments(MPI_Win, MPI_Comm comm, int ranks, std::byte* mine,
-                                    std::size_t bytes) {
+// The simulator's shim (simulator::kSharedQueryAnswersOwnSegment): all simulated ranks live in
+// one address space, so a peer's segment is addressable as it is; every rank of the node says
+// where its own lies (an MPI_Allgather of base and size). The window stays, for sync() and for
+// MPI_Win_free's collective end.
+std::vector<Segment> segments_by_allgather(MPI_Comm comm, int ranks, std::byte* mine,
+                                           std::size_t bytes) {
   const MPI_Aint own[2] = {static_cast<MPI_Aint>(reinterpret_cast<std::uintptr_t>(mine)),
                            static_cast<MPI_Aint>(bytes)};
   std::vector<MPI_Aint> all(2 * static_cast<std::size_t>(ranks));
@@ -37,8 +35,8 @@ std::vector<Segment> query_segments(MPI_Win, MPI_Comm comm, int ranks, std::byte
   }
   return segments;
 }
-#else
-std::vector<Segment> query_segments(MPI_Win window, MPI_Comm, int ranks, std::byte*, std::size_t) {
+
+std::vector<Segment> segments_by_shared_query(MPI_Win window, int ranks) {
   std::vector<Segment> segments;
   for (int rank = 0; rank < ranks; ++rank) {
     Segment segment{nullptr, 0};
@@ -49,7 +47,14 @@ std::vector<Segment> query_segments(MPI_Win window, MPI_Comm, int ranks, std::by
   }
   return segments;
 }
-#endif
+
+std::vector<Segment> query_segments(MPI_Win window, MPI_Comm comm, int ranks, std::byte* mine,
+                                    std::size_t bytes) {
+  if constexpr (simulator::kSharedQueryAnswersOwnSegment) {
+    return segments_by_allgather(comm, ranks, mine, bytes);
+  }
+  return segments_by_shared_query(window, ranks);
+}
 
 // Our segment's pages, allocated now, at plan time, by their owner. A shared window is shmem:
 // under the common shmem_enabled=never it gets no transparent huge pages (madvise cannot ask
@@ -135,13 +140,13 @@ SharedWindow::~SharedWindow() {
 }
 
 void SharedWindow::sync() const {
-#if A2AFFT_SMPI
-  // SMPI 3.32 has no MPI_Win_sync (it warns "Not yet implemented" and returns). Its ranks share
-  // one address space and run one at a time between MPI calls, so a fence orders the stores.
-  std::atomic_thread_fence(std::memory_order_seq_cst);
-#else
+  if constexpr (simulator::kWinSyncMissing) {
+    // Its ranks share one address space and run one at a time between MPI calls, so a fence
+    // orders the stores.
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    return;
+  }
   check(MPI_Win_sync(window_), "MPI_Win_sync");
-#endif
 }
 
 void SharedWindow::release() noexcept {

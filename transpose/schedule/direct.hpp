@@ -18,13 +18,6 @@ inline int shifted_source(int step, int rank, int ranks) {
   return (rank - step % ranks + ranks) % ranks;
 }
 
-// Named here too for transpose/algorithms/vendor.cpp, which another change is editing: the rules
-// themselves are simulator/smpi_rules.hpp's, where new code asks.
-inline constexpr int kSimulatedCrashRanks = simulator::kCrashRanks;
-inline bool all_at_once_crashes_simulator(int ranks, bool simulated) {
-  return simulator::all_at_once_crashes(ranks, simulated);
-}
-
 /// nonblocking's batch on `ranks` ranks, and how it came to be.
 struct NonblockingBatch {
   int batch = 1;                       // exchanges in flight per rank, 1 .. max(1, P-1)

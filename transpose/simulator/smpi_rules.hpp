@@ -3,9 +3,12 @@
 #include <string_view>
 
 // What the simulated build (SimGrid SMPI 3.32 in place of an MPI; cmake/a2afft_smpi.cmake,
-// docs/simulation.md) must do differently, in one place: the limits measured on the simulator
-// and the refusals it needs. Pure, no MPI. The backends ask here rather than test A2AFFT_SMPI
-// themselves (transpose/algorithms/vendor.cpp still does; issue 44).
+// docs/simulation.md) must do differently, in one place: the limits measured on the simulator,
+// the refusals it needs and the MPI calls it lacks or answers wrongly. Pure, no MPI. The rest of
+// the library asks here (or calls smpi.hpp's functions, whose bodies need SimGrid) rather than
+// test A2AFFT_SMPI itself: in the library (transpose/, fft/, src/, preload/) this directory is
+// the only code that reads the build flavour (transpose/CMakeLists.txt picks ControlVariable's
+// file by it).
 namespace a2afft::detail::simulator {
 
 /// True in the simulated build.
@@ -34,6 +37,15 @@ inline bool all_at_once_crashes(int ranks, bool simulated = kSimulated) {
 inline bool batch_crashes(int ranks, int batch, bool simulated = kSimulated) {
   return simulated && ranks >= kCrashRanks && batch >= kCrashBatch;
 }
+
+/// Whether MPI_Win_shared_query answers the caller's own segment for every peer, as SMPI 3.32's
+/// does (it gives every rank a segment of its own; checked: every cross-rank read came back
+/// wrong). mpi::SharedWindow then asks the node's ranks where their segments lie instead.
+inline constexpr bool kSharedQueryAnswersOwnSegment = kSimulated;
+
+/// Whether MPI_Win_sync is missing, as in SMPI 3.32 (it warns "Not yet implemented" and
+/// returns). mpi::SharedWindow::sync() then fences instead.
+inline constexpr bool kWinSyncMissing = kSimulated;
 
 /// Why the `neighbor` variable backend is refused under simulation, "" natively.
 inline std::string_view neighbor_refusal(bool simulated = kSimulated) {

@@ -7,7 +7,7 @@
 
 #include "exchange.hpp"
 #include "mpi/comm.hpp"
-#include "registry.hpp"
+#include "make_exchange.hpp"
 
 namespace a2afft::detail {
 namespace {

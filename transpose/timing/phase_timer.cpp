@@ -2,9 +2,8 @@
 
 #include <chrono>
 
-#if A2AFFT_SMPI
-#include <mpi.h>
-#endif
+#include "simulator/smpi.hpp"
+#include "simulator/smpi_rules.hpp"
 
 namespace a2afft::detail {
 
@@ -13,11 +12,9 @@ namespace {
 // A steady wall clock in seconds. Not MPI_Wtime: phases are timed in unit tests without MPI too,
 // and MPICH refuses MPI_Wtime before MPI_Init (Open MPI allows it).
 double now_seconds() {
-#if A2AFFT_SMPI
   // SimGrid's simulated clock: a steady_clock would time the simulator, not the simulated
   // machine. (Phases are timed inside MPI runs only in this build: no unit tests run here.)
-  return MPI_Wtime();
-#endif
+  if constexpr (simulator::kSimulated) return simulator::clock_seconds();
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 

@@ -4,9 +4,8 @@
 
 #include <algorithm>
 
-#if A2AFFT_SMPI
-#include <simgrid/host.h>
-#endif
+#include "simulator/smpi.hpp"
+#include "simulator/smpi_rules.hpp"
 
 namespace a2afft::detail {
 namespace {
@@ -40,13 +39,13 @@ struct HwlocBitmap {
 
 HardwarePlace probe_hardware_place() {
   HardwarePlace place;
-#if A2AFFT_SMPI
   // Simulated: hwloc would describe the machine running the simulation, not the simulated host
   // this rank is on. Its cores come from the platform (SimGrid's host); the platforms describe
   // no NUMA domains, so each host is one domain (and 4,096 ranks skip 4,096 hwloc loads).
-  place.cores = std::max(1, sg_host_core_count(sg_host_self()));
-  return place;
-#endif
+  if constexpr (simulator::kSimulated) {
+    place.cores = simulator::host_cores();
+    return place;
+  }
   const HwlocTopology hw;
   if (hw.topology == nullptr) return place;
   const int cores = hwloc_get_nbobjs_by_type(hw.topology, HWLOC_OBJ_CORE);

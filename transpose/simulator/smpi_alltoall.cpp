@@ -1,4 +1,4 @@
-#include "mpi/smpi_alltoall.hpp"
+#include "simulator/smpi_alltoall.hpp"
 
 #if A2AFFT_SMPI
 #include <functional>
@@ -30,7 +30,7 @@ std::vector<s_mpi_coll_description_t>* get_smpi_coll_descriptions(const std::str
 #endif
 #endif
 
-namespace a2afft::detail::mpi {
+namespace a2afft::detail::simulator {
 
 #if A2AFFT_SMPI
 namespace {
@@ -66,4 +66,4 @@ SmpiAlltoall read_smpi_alltoall() {
   return smpi;
 }
 
-}  // namespace a2afft::detail::mpi
+}  // namespace a2afft::detail::simulator

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace a2afft::detail::mpi {
+namespace a2afft::detail::simulator {
 
 /// What the running simulation offers and runs.
 struct SmpiAlltoall {
@@ -21,4 +21,4 @@ struct SmpiAlltoall {
 /// says why not. Local: no MPI call.
 SmpiAlltoall read_smpi_alltoall();
 
-}  // namespace a2afft::detail::mpi
+}  // namespace a2afft::detail::simulator
