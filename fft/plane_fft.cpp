@@ -1,5 +1,7 @@
 #include "plane_fft.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 
 namespace a2afft::detail::fft {
@@ -17,10 +19,12 @@ std::size_t chunk_width(std::size_t points, std::size_t point_bytes, std::size_t
 
 template <typename Real>
 StridedColumns<Real>::StridedColumns(const Stride& line, std::size_t columns, Complex* plane,
-                                     Direction direction, Rigor rigor, bool aligned)
+                                     Direction direction, Rigor rigor, bool aligned, int threads)
     : width_(chunk_width(static_cast<std::size_t>(line.n), sizeof(Complex), columns)),
       chunks_(columns / width_),
-      scratch_(width_ * static_cast<std::size_t>(line.n)) {
+      slot_((width_ * static_cast<std::size_t>(line.n) * sizeof(Complex) + 63) / 64 * 64 /
+            sizeof(Complex)),
+      scratch_(slot_ * static_cast<std::size_t>(std::max(1, threads))) {
   // Chunks start width_ columns apart: aligned as the plane only where that keeps the alignment.
   const bool chunks_aligned = aligned && width_ * sizeof(Complex) % 16 == 0;
   chunk_ = plan_chunk(line, width_, plane, direction, rigor, chunks_aligned);
@@ -45,7 +49,8 @@ auto StridedColumns<Real>::plan_chunk(const Stride& line, std::size_t width, Com
 
 template <typename Real>
 void StridedColumns<Real>::execute_in_place(Complex* plane) const {
-  Complex* scratch = scratch_.data();
+  // Outside a parallel region (one thread) omp_get_thread_num() is 0: the first slot.
+  Complex* scratch = scratch_.data() + slot_ * static_cast<std::size_t>(omp_get_thread_num());
   for (std::size_t chunk = 0; chunk < chunks_; ++chunk) {
     Complex* columns = plane + chunk * width_;
     chunk_.fft.execute(columns, scratch);

@@ -31,10 +31,12 @@ class StridedColumns {
  public:
   using Complex = std::complex<Real>;
 
-  /// Plans for `plane` (any plane laid out alike runs them) and a scratch of its own. `aligned`
-  /// as for FftwPlan: every plane starts at FFTW's SIMD alignment.
+  /// Plans for `plane` (any plane laid out alike runs them) and a scratch of its own for each of
+  /// `threads` OpenMP threads that may run planes at once. `aligned` as for FftwPlan: every
+  /// plane starts at FFTW's SIMD alignment.
   StridedColumns(const Stride& line, std::size_t columns, Complex* plane, Direction direction,
-                 Rigor rigor, bool aligned);
+                 Rigor rigor, bool aligned, int threads = 1);
+  /// In the calling OpenMP thread's scratch (omp_get_thread_num()).
   void execute_in_place(Complex* plane) const;
 
  private:
@@ -47,8 +49,9 @@ class StridedColumns {
 
   std::size_t width_ = 0;   // columns a chunk
   std::size_t chunks_ = 0;  // whole chunks; the rest of the columns are `tail_`
+  std::size_t slot_ = 0;    // complex numbers of one thread's scratch, whole cache lines
   // Written by every execute: a const plan still runs in it (the plans are run from const
-  // sweeps), one rank running one transform at a time.
+  // sweeps), each thread in its own slot, one rank running one transform at a time.
   mutable std::vector<Complex> scratch_;
   Chunk chunk_;
   std::unique_ptr<Chunk> tail_;
