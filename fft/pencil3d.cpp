@@ -121,9 +121,11 @@ void BasicPencil3d<Real>::allocate_arrays() {
   recv_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
   work_ = ExchangeArray<Complex>(nullptr, complex_units(geometry_.data_elements()));
   // Each thread's scratch planes start a whole number of cache lines apart: aligned for FFTW
-  // alike, and no line shared between threads.
+  // alike, and no line shared between threads (one thread: one plane, as it always was).
   const auto threads = static_cast<std::size_t>(options_.threads);
-  const auto slot_of = [](std::size_t bytes) { return (bytes + 63) / 64 * 64; };
+  const auto slot_of = [&](std::size_t bytes) {
+    return threads == 1 ? bytes : (bytes + 63) / 64 * 64;
+  };
   threads_.count = options_.threads;
   if (options_.real_input) {
     const std::size_t slot_bytes =

@@ -15,6 +15,14 @@ std::size_t chunk_width(std::size_t points, std::size_t point_bytes, std::size_t
   return std::min(columns, std::max<std::size_t>(8, filling));
 }
 
+// Complex numbers of one thread's scratch of `complex` numbers: whole cache lines apart for
+// several threads (aligned alike for FFTW, no line shared), exactly `complex` for one.
+template <typename Complex>
+std::size_t scratch_slot(std::size_t complex, int threads) {
+  if (threads <= 1) return complex;
+  return (complex * sizeof(Complex) + 63) / 64 * 64 / sizeof(Complex);
+}
+
 }  // namespace
 
 template <typename Real>
@@ -22,8 +30,7 @@ StridedColumns<Real>::StridedColumns(const Stride& line, std::size_t columns, Co
                                      Direction direction, Rigor rigor, bool aligned, int threads)
     : width_(chunk_width(static_cast<std::size_t>(line.n), sizeof(Complex), columns)),
       chunks_(columns / width_),
-      slot_((width_ * static_cast<std::size_t>(line.n) * sizeof(Complex) + 63) / 64 * 64 /
-            sizeof(Complex)),
+      slot_(scratch_slot<Complex>(width_ * static_cast<std::size_t>(line.n), threads)),
       scratch_(slot_ * static_cast<std::size_t>(std::max(1, threads))) {
   // Chunks start width_ columns apart: aligned as the plane only where that keeps the alignment.
   const bool chunks_aligned = aligned && width_ * sizeof(Complex) % 16 == 0;
