@@ -65,6 +65,7 @@ constexpr KeyRule kRunKeys[] = {
     {"padding", "fft2d fft3d", Type::text, "--padding", Emit::value},
     {"precision", kFft, Type::text, "--precision", Emit::value},
     {"batch", kFft, Type::integer, "--batch", Emit::value},
+    {"threads", kFft, Type::integer, "--threads", Emit::value},
     {"lengths", "fft1d", Type::size_list, "--n", Emit::expanded},
     {"n1", "fft1d", Type::integer, "--n1", Emit::value},
     {"hpcc", "fft1d", Type::boolean, "--hpcc", Emit::if_true},
