@@ -314,6 +314,24 @@ TEST(Threads, two_under_mpi_thread_funneled_plans) {
   EXPECT_EQ(sum_over(message.empty() ? 0 : 1), 0) << message;
 }
 
+// `auto` times the vendor's algorithms through MPI_T control variables; Open MPI 4.1's
+// MPI_T_init_thread sets MPI's thread level to the one it is asked for, and a2afft once asked
+// for SINGLE: every threaded plan after the first `auto` was refused (under mpi4py too).
+TEST(Threads, an_auto_exchange_leaves_the_mpi_thread_level_as_it_was) {
+  ASSERT_FUNNELED();
+  int before = 0;
+  MPI_Query_thread(&before);
+  a2afft::Fft3dOptions options;  // exchange auto
+  options.rigor = a2afft::Rigor::estimate;
+  { const a2afft::Fft3d fft(MPI_COMM_WORLD, {8, 8, 8}, options); }
+  const std::unique_ptr<a2afft::Exchange> exchange =
+      a2afft::make_exchange(MPI_COMM_WORLD, 64, "auto");
+  int after = 0;
+  MPI_Query_thread(&after);
+  EXPECT_EQ(sum_over(after == before ? 0 : 1), 0) << "before " << before << ", after " << after;
+  EXPECT_EQ(sum_over(error_of(2).empty() ? 0 : 1), 0);
+}
+
 }  // namespace
 
 // As tests/support/mpi_test_main.cpp, with the thread level chosen on the command line.
