@@ -1,7 +1,5 @@
 #include "plane_fft.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 
 namespace a2afft::detail::fft {
@@ -23,7 +21,17 @@ std::size_t scratch_slot(std::size_t complex, int threads) {
   return (complex * sizeof(Complex) + 63) / 64 * 64 / sizeof(Complex);
 }
 
+thread_local int t_plane_thread = 0;
+
 }  // namespace
+
+int plane_thread() {
+  return t_plane_thread;
+}
+
+void set_plane_thread(int thread) {
+  t_plane_thread = thread;
+}
 
 template <typename Real>
 StridedColumns<Real>::StridedColumns(const Stride& line, std::size_t columns, Complex* plane,
@@ -56,8 +64,7 @@ auto StridedColumns<Real>::plan_chunk(const Stride& line, std::size_t width, Com
 
 template <typename Real>
 void StridedColumns<Real>::execute_in_place(Complex* plane) const {
-  // Outside a parallel region (one thread) omp_get_thread_num() is 0: the first slot.
-  Complex* scratch = scratch_.data() + slot_ * static_cast<std::size_t>(omp_get_thread_num());
+  Complex* scratch = scratch_.data() + slot_ * static_cast<std::size_t>(plane_thread());
   for (std::size_t chunk = 0; chunk < chunks_; ++chunk) {
     Complex* columns = plane + chunk * width_;
     chunk_.fft.execute(columns, scratch);

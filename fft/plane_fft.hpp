@@ -10,6 +10,14 @@
 
 namespace a2afft::detail::fft {
 
+/// Which of a plan's threads runs planes on this thread now: its number in the team run_program
+/// starts for a sweep, 0 everywhere else. Not omp_get_thread_num(): a plan of one thread called
+/// inside the application's own parallel region (a plan per thread) would read the
+/// application's thread number and run past its one scratch.
+int plane_thread();
+/// Set by run_program inside its team (and back to 0 after).
+void set_plane_thread(int thread);
+
 /// In-place c2c FFTs of the `columns` lines of a plane that run across it: line c has `line.n`
 /// points `line.stride` complex numbers apart from plane + c, and the columns lie side by side
 /// (stride 1). The shape a2afft gives FFTW for such lines under FFTW_ESTIMATE (issue 43).
@@ -36,7 +44,7 @@ class StridedColumns {
   /// plane starts at FFTW's SIMD alignment.
   StridedColumns(const Stride& line, std::size_t columns, Complex* plane, Direction direction,
                  Rigor rigor, bool aligned, int threads = 1);
-  /// In the calling OpenMP thread's scratch (omp_get_thread_num()).
+  /// In the scratch of plane_thread().
   void execute_in_place(Complex* plane) const;
 
  private:

@@ -369,6 +369,7 @@ void run_sweep_threaded(const Sweep<Real>& sweep, const ProgramArrays& arrays, P
 #pragma omp parallel num_threads(threads.count)
   {
     const int thread = omp_get_thread_num();
+    set_plane_thread(thread);
     const ProgramArrays mine = thread_arrays(arrays, threads, thread);
     PhaseSwitch phases(thread == 0 ? timer : nullptr);
 #pragma omp for schedule(static)
@@ -377,6 +378,7 @@ void run_sweep_threaded(const Sweep<Real>& sweep, const ProgramArrays& arrays, P
       const std::size_t last = std::min(sweep.planes, first + chunk);
       run_chunk_ops<Real, false>(sweep, first, last, mine, phases, nullptr);
     }
+    set_plane_thread(0);
   }
 }
 
