@@ -105,6 +105,7 @@ struct Fft1dRun {
   std::size_t n = 0;
   std::array<std::size_t, 2> split{};  // N1 and N2 as the plans will have them
   Order order = Order::interleaved;
+  int threads = 1;  // of each rank, in the a2afft rows
 
   std::size_t local_length() const { return n / static_cast<std::size_t>(ranks.size()); }
 };
@@ -112,6 +113,7 @@ struct Fft1dRun {
 Fft1dRun parse_run(const Fft1dCommandOptions& options) {
   Fft1dRun run;
   run.rigor = parse_rigor(options.run.rigor, "--rigor");
+  run.threads = options.run.thread_count();
   if (options.output != "natural" && options.output != "scrambled") {
     throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
   }
@@ -171,9 +173,12 @@ std::string settings_of(const Fft1dRun& run, const Fft1dCommandOptions& options)
           ? ", HPCC mode (N from --memory-fraction " + format("%g", options.memory_fraction) + ")"
           : ", HPCC mode";
   return "N " + std::to_string(run.n) + " = " + std::to_string(run.split[0]) + " x " +
-         std::to_string(run.split[1]) + ", " + options.output + " output (fftw-mpi: natural), " +
-         run.transform.to_string() + ", " + options.run.rigor + ", " + options.run.arrays +
-         " arrays, " + std::to_string(options.run.iterations) + " timed runs after " +
+         std::to_string(run.split[1]) + ", " + split_text(run.ranks.size(), run.threads) +
+         binding_note(run.threads) +
+         (run.threads > 1 && run.engines.fftw_mpi ? " (fftw-mpi: 1 thread)" : "") + ", " +
+         options.output + " output (fftw-mpi: natural), " + run.transform.to_string() + ", " +
+         options.run.rigor + ", " + options.run.arrays + " arrays, " +
+         std::to_string(options.run.iterations) + " timed runs after " +
          std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order) + hpcc;
 }
 
@@ -197,6 +202,7 @@ std::vector<CandidateMaker> makers_of(const Fft1dRun& run) {
     plan.layout = run.layout;
     plan.precision = run.transform.precision;
     plan.batch = run.transform.batch;
+    plan.threads = run.threads;
     makers.push_back(
         skipping_refusal_if(choice.from_all, choice.spec, [n = run.n, plan, arrays = run.arrays] {
           return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan, arrays);

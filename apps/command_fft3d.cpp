@@ -63,6 +63,7 @@ struct Fft3dRun {
   std::array<int, 2> grid{};  // the rule's grid under --grid auto (memory is estimated on it)
   bool timed_grid = false;    // --grid auto: each plan times the candidate grids
   Order order = Order::interleaved;
+  int threads = 1;  // of each rank, in the a2afft rows
   // This rank's brick of --in-grid (of the input array) and --out-grid (of the output).
   std::optional<Box3> input_box;
   std::optional<Box3> output_box;
@@ -131,6 +132,7 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   run.two_d = two_d;
   run.shape = two_d ? parse_shape_2d(options.size) : parse_shape(options.size, "--size");
   run.rigor = parse_rigor(options.run.rigor, "--rigor");
+  run.threads = options.run.thread_count();
   if (options.output != "transposed" && options.output != "natural") {
     throw UsageError("--output=" + options.output +
                      " is not valid; expected transposed or natural");
@@ -221,10 +223,13 @@ std::string settings_of(const Fft3dRun& run, const Fft3dCommandOptions& options)
   return "size " + size_text(run, run.shape) + padded_text(run) + ", " +
          (run.two_d ? "slabs on " + std::to_string(run.ranks.size()) + " ranks"
                     : "grid " + run.grid_text()) +
-         ", " + options.output + " output, " + run.transform.to_string() + ", " +
-         options.run.rigor + ", " + options.run.arrays + " arrays, " +
-         std::to_string(options.run.iterations) + " timed runs after " +
-         std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order);
+         ", " + split_text(run.ranks.size(), run.threads) + binding_note(run.threads) +
+         (run.threads > 1 && run.engines.fftw_mpi ? " (fftw-mpi: 1 thread)" : "") +
+         (run.threads > 1 && run.engines.fftw_serial ? " (fftw: 1 thread)" : "") + ", " +
+         options.output + " output, " + run.transform.to_string() + ", " + options.run.rigor +
+         ", " + options.run.arrays + " arrays, " + std::to_string(options.run.iterations) +
+         " timed runs after " + std::to_string(options.run.warmup) + " warm-up runs, " +
+         to_string(run.order);
 }
 
 // The a2afft row of one (row, column) exchange pair; every row shares `shared`.
@@ -286,6 +291,7 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   shared.batch = run.transform.batch;
   shared.axes = run.transform.axes;
   shared.padding = run.transform.padding;
+  shared.threads = run.threads;
   for (const auto& [row, column] : run.choices)
     makers.push_back(a2afft_maker(run, shared, row, column));
   return makers;

@@ -337,14 +337,15 @@ nlohmann::json resumable_runs(const std::string& json_path, const deck::Study& s
   return runs;
 }
 
-// What varies between the invocations of one [[run]]: its expanded values, e.g. "64x64x64, 2x1".
+// What varies between the invocations of one [[run]]: its expanded values, e.g. "64x64x64, 2x1"
+// (with a threads sweep, "threads 2" too).
 std::string problem_of(const deck::Invocation& invocation) {
   std::string problem;
   const std::vector<std::string>& args = invocation.args;
   for (std::size_t i = 1; i + 1 < args.size(); ++i) {
     if (args[i] == "--size" || args[i] == "--grid" || args[i] == "--n" || args[i] == "--kind" ||
         args[i] == "--transforms" || args[i] == "--padding" || args[i] == "--precision" ||
-        args[i] == "--batch") {
+        args[i] == "--batch" || args[i] == "--threads") {
       problem += (problem.empty() ? "" : ", ") + args[i].substr(2) + " " + args[i + 1];
     }
   }

@@ -14,7 +14,8 @@
 namespace a2afft::deck {
 namespace {
 
-enum class Type { text, integer, boolean, number, text_list, integer_list, size_list };
+// integers: one integer or a list of them (integer_list: only a list).
+enum class Type { text, integer, boolean, number, text_list, integer_list, integers, size_list };
 
 // How a key becomes arguments of its subcommand.
 enum class Emit {
@@ -65,6 +66,8 @@ constexpr KeyRule kRunKeys[] = {
     {"padding", "fft2d fft3d", Type::text, "--padding", Emit::value},
     {"precision", kFft, Type::text, "--precision", Emit::value},
     {"batch", kFft, Type::integer, "--batch", Emit::value},
+    // A list sweeps the threads per rank, one invocation each (ranks come from the launch).
+    {"threads", kFft, Type::integers, "--threads", Emit::expanded},
     {"lengths", "fft1d", Type::size_list, "--n", Emit::expanded},
     {"n1", "fft1d", Type::integer, "--n1", Emit::value},
     {"hpcc", "fft1d", Type::boolean, "--hpcc", Emit::if_true},
@@ -121,6 +124,8 @@ const char* type_name(Type type) {
       return "a string or a list of strings";
     case Type::integer_list:
       return "a list of integers";
+    case Type::integers:
+      return "an integer or a list of integers";
     case Type::size_list:
       return "a size (\"64K\", 4096) or a list of them";
   }
@@ -153,8 +158,9 @@ std::optional<std::vector<std::string>> words_of(const toml::node& node, Type ty
       return std::nullopt;
     case Type::text_list:
     case Type::integer_list:
+    case Type::integers:
     case Type::size_list: {
-      const bool integers = type == Type::integer_list;
+      const bool integers = type == Type::integer_list || type == Type::integers;
       std::vector<std::string> words;
       const auto add = [&](const toml::node& item) {
         if (integers                  ? !item.is_integer()
@@ -172,7 +178,7 @@ std::optional<std::vector<std::string>> words_of(const toml::node& node, Type ty
         if (words.empty()) return std::nullopt;
         return words;
       }
-      if (integers || !add(node)) return std::nullopt;
+      if (type == Type::integer_list || !add(node)) return std::nullopt;
       return words;
     }
   }

@@ -1,6 +1,9 @@
 #include "fft_options.hpp"
 
+#include <sched.h>
+
 #include <cmath>
+#include <cstdlib>
 
 #include <a2afft/error.hpp>
 #include <a2afft/tools/fft_tools.hpp>
@@ -64,8 +67,65 @@ void FftRunOptions::add_to(CLI::App& command) {
                   "(plan from scratch every run), or a FILE. The header says whether it was "
                   "loaded")
       ->capture_default_str();
+  command.add_option(
+      "--threads", threads,
+      "Threads per rank of the a2afft rows (OpenMP; PlanOptions::threads), at least 1: each "
+      "sweep's planes are split across them, with the same bits as one thread. Default: "
+      "OMP_NUM_THREADS (its first number) when set, else 1. The header, CSV and JSON name the "
+      "split as ranks x threads; fftw-mpi and fftw rows run on one thread. Bind threaded runs so "
+      "that a rank's threads have cores: mpirun --bind-to none, or --map-by slot:PE=N");
   command.add_option("--json", json_path, "Also write the results as JSON to FILE");
   command.add_option("--csv", csv_path, "Also write the results as CSV to FILE");
+}
+
+namespace {
+
+// A count of threads >= 1 in `text`, else 0.
+int positive_count(const std::string& text) {
+  if (text.empty() || text.size() > 6 ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    return 0;
+  }
+  return std::stoi(text);
+}
+
+}  // namespace
+
+int FftRunOptions::thread_count() const {
+  const std::string valid = " is not valid; expected the threads of each rank, an integer >= 1";
+  if (!threads.empty()) {
+    const int count = positive_count(threads);
+    if (count < 1) throw UsageError("--threads=" + threads + valid);
+    return count;
+  }
+  const char* variable = std::getenv("OMP_NUM_THREADS");
+  if (variable == nullptr || *variable == '\0') return 1;
+  // OpenMP's list form (4,2: nested levels): the first level is the rank's.
+  const std::string text(variable);
+  const int count = positive_count(text.substr(0, text.find(',')));
+  if (count < 1) {
+    throw UsageError("OMP_NUM_THREADS=" + text + " (the default of --threads)" + valid +
+                     "; set it so, or pass --threads");
+  }
+  return count;
+}
+
+std::string split_text(int ranks, int threads) {
+  return std::to_string(ranks) + (ranks == 1 ? " rank x " : " ranks x ") + std::to_string(threads) +
+         (threads == 1 ? " thread" : " threads");
+}
+
+// mpirun binds a rank to one core by default (Open MPI at 2 ranks or fewer): then the threads
+// take turns on it, and the reader must know that the split was not the one asked for.
+std::string binding_note(int threads) {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  if (threads <= 1 || sched_getaffinity(0, sizeof(cpus), &cpus) != 0) return "";
+  const int cores = CPU_COUNT(&cpus);
+  if (cores >= threads) return "";
+  return " (rank 0 is bound to " + std::to_string(cores) + (cores == 1 ? " core" : " cores") +
+         ": its threads share it; mpirun --bind-to none or --map-by slot:PE=" +
+         std::to_string(threads) + ")";
 }
 
 void add_kind_option(CLI::App& command, std::string& kind) {

@@ -45,7 +45,13 @@ struct FftRunOptions {
   std::string json_path;
   std::string csv_path;
   std::string wisdom_path = "cache";  // cache, none, or a file
+  // --threads: the a2afft rows' threads per rank (PlanOptions::threads); empty: OMP_NUM_THREADS
+  // (its first number), else 1.
+  std::string threads;
   void add_to(CLI::App& command);
+  /// --threads as a count >= 1, or its default; throws UsageError naming --threads (or
+  /// OMP_NUM_THREADS, where the default came from) and what is valid.
+  int thread_count() const;
   report::ReportFiles report_files() const {
     return {json_path, csv_path};
   }
@@ -73,6 +79,12 @@ BenchmarkTransform parse_transform(const std::string& kind, const std::string& p
 /// --padding's factors for an array of `axes` axes: one factor for every axis, or one per axis;
 /// each a number >= 1 (`axes` 0: the numbers only). UsageError names the option.
 std::vector<double> parse_padding(const std::string& text, std::size_t axes);
+
+/// "2 ranks x 1 thread": how a run splits the cores it uses.
+std::string split_text(int ranks, int threads);
+/// For the header: "" unless this rank may run on fewer cores than `threads` (its affinity
+/// mask), then a note saying so and how to bind the run.
+std::string binding_note(int threads);
 
 /// Which engines run: throws UsageError for an unknown one.
 struct Engines {

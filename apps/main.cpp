@@ -16,9 +16,14 @@
 
 namespace {
 
-// MPI_Init/MPI_Finalize for the life of main().
+// MPI_Init_thread/MPI_Finalize for the life of main(). MPI_THREAD_FUNNELED: the FFT commands'
+// --threads runs OpenMP threads beside the one thread that calls MPI (PlanOptions::threads
+// needs it); Open MPI 4.1 runs FUNNELED as it runs SINGLE (only MULTIPLE adds locking).
 struct MpiSession {
-  MpiSession(int* argc, char*** argv) { MPI_Init(argc, argv); }
+  MpiSession(int* argc, char*** argv) {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+  }
   ~MpiSession() { MPI_Finalize(); }
   MpiSession(const MpiSession&) = delete;
   MpiSession& operator=(const MpiSession&) = delete;

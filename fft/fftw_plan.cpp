@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <type_traits>
@@ -84,21 +85,35 @@ std::vector<fftw_iodim64> iodims(const std::vector<Stride>& strides) {
   return dims;
 }
 
-// One thread for the plan made while it lives, whatever a program asked of FFTW for its own
-// plans (fftw_plan_with_nthreads is process-wide); the program's count comes back after.
+// The thread count of the plan made while it lives (1 unless the engine asks for more: the
+// plane FFTs run on one thread each, and only the whole-array copies of the six-step's local
+// transposes run on FFTW's threads), whatever a program asked of FFTW for its own plans
+// (fftw_plan_with_nthreads is process-wide); the program's count comes back after. The lock
+// keeps a2afft's own planning threads from setting the count under each other's plans; FFTW's
+// planner lock (make_planner_thread_safe) does not cover the count's set and use together.
+std::mutex& planning_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
 template <typename Real>
-class SingleThreadedPlanning {
+class PlanningThreads {
  public:
-  SingleThreadedPlanning() : program_threads_(FftwApi<Real>::planner_nthreads()) {
-    if (program_threads_ != 1) FftwApi<Real>::plan_with_nthreads(1);
+  explicit PlanningThreads(int threads)
+      : lock_(planning_mutex()),
+        threads_(threads),
+        program_threads_(FftwApi<Real>::planner_nthreads()) {
+    if (program_threads_ != threads_) FftwApi<Real>::plan_with_nthreads(threads_);
   }
-  ~SingleThreadedPlanning() {
-    if (program_threads_ != 1) FftwApi<Real>::plan_with_nthreads(program_threads_);
+  ~PlanningThreads() {
+    if (program_threads_ != threads_) FftwApi<Real>::plan_with_nthreads(program_threads_);
   }
-  SingleThreadedPlanning(const SingleThreadedPlanning&) = delete;
-  SingleThreadedPlanning& operator=(const SingleThreadedPlanning&) = delete;
+  PlanningThreads(const PlanningThreads&) = delete;
+  PlanningThreads& operator=(const PlanningThreads&) = delete;
 
  private:
+  std::lock_guard<std::mutex> lock_;
+  int threads_;
   int program_threads_;
 };
 
@@ -111,10 +126,10 @@ unsigned plan_flags(Rigor rigor, bool aligned) {
 // fftw_iodim64 and fftwf_iodim64 are the same struct (FFTW declares both from one macro).
 template <typename Real>
 FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches,
-                         Complex* in, Complex* out, Direction direction, Rigor rigor,
-                         bool aligned) {
+                         Complex* in, Complex* out, Direction direction, Rigor rigor, bool aligned,
+                         int threads) {
   prepare_fftw<Real>();
-  const SingleThreadedPlanning<Real> one_thread;
+  const PlanningThreads<Real> planning(threads);
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_dft(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
@@ -128,7 +143,7 @@ FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector
                          Real* in, Complex* out, Rigor rigor, bool aligned)
     : kind_(TransformKind::r2c) {
   prepare_fftw<Real>();
-  const SingleThreadedPlanning<Real> one_thread;
+  const PlanningThreads<Real> planning(1);
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_r2c(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
@@ -141,7 +156,7 @@ FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform, const std::vector
                          Complex* in, Real* out, Rigor rigor, bool aligned)
     : kind_(TransformKind::c2r) {
   prepare_fftw<Real>();
-  const SingleThreadedPlanning<Real> one_thread;
+  const PlanningThreads<Real> planning(1);
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_c2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),
@@ -157,7 +172,7 @@ FftwPlan<Real>::FftwPlan(const std::vector<Stride>& transform,
     : kind_(TransformKind::r2r) {
   if (kinds.size() != transform.size()) throw std::logic_error("an r2r plan without its kinds");
   prepare_fftw<Real>();
-  const SingleThreadedPlanning<Real> one_thread;
+  const PlanningThreads<Real> planning(1);
   const auto dims = iodims(transform);
   const auto loops = iodims(batches);
   plan_ = Api::plan_r2r(static_cast<int>(dims.size()), dims.data(), static_cast<int>(loops.size()),

@@ -35,8 +35,10 @@ using a2afft::Scaling;
 ///   Python beside mpi4py-fft).
 /// - fftw(f)_make_planner_thread_safe: planning in other threads waits for a2afft's, and ours
 ///   for theirs (FFTW's planner is not reentrant).
-/// - a2afft's plans are single-threaded (one rank per core uses the cores already): each is made
-///   with fftw_plan_with_nthreads(1), and a program's own setting is restored after.
+/// - a2afft's plans are made with the thread count the engine asks for (1 but for the six-step's
+///   whole-array local transposes of a plan with PlanOptions::threads > 1): each is made with
+///   fftw_plan_with_nthreads(that count) under a2afft's planning lock, and a program's own
+///   setting is restored after.
 /// - fftw(f)_mpi_init where the build has FFTW-MPI: wisdom written by FFTW-MPI's plans names
 ///   its solvers, which only an initialized FFTW-MPI reads back.
 /// Once per precision and process; thread-safe. Every FftwPlan calls it, and so does every
@@ -105,9 +107,9 @@ class FftwPlan {
   using Api = FftwApi<Real>;
 
   FftwPlan() = default;
-  /// A c2c plan.
+  /// A c2c plan, run on `threads` of FFTW's threads (libfftw3_threads; the other kinds: one).
   FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Complex* in,
-           Complex* out, Direction direction, Rigor rigor, bool aligned = true);
+           Complex* out, Direction direction, Rigor rigor, bool aligned = true, int threads = 1);
   /// An r2c plan (forward, real `in` to complex `out`).
   FftwPlan(const std::vector<Stride>& transform, const std::vector<Stride>& batches, Real* in,
            Complex* out, Rigor rigor, bool aligned = true);

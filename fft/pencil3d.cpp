@@ -120,13 +120,26 @@ void BasicPencil3d<Real>::allocate_arrays() {
   send_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
   recv_ = ExchangeArray<Complex>(owner, complex_units(geometry_.buffer_elements()));
   work_ = ExchangeArray<Complex>(nullptr, complex_units(geometry_.data_elements()));
+  // Each thread's scratch planes start a whole number of cache lines apart: aligned for FFTW
+  // alike, and no line shared between threads (one thread: one plane, as it always was).
+  const auto threads = static_cast<std::size_t>(options_.threads);
+  const auto slot_of = [&](std::size_t bytes) {
+    return threads == 1 ? bytes : (bytes + 63) / 64 * 64;
+  };
+  threads_.count = options_.threads;
   if (options_.real_input) {
-    real_plane_.resize(input_box_.extent[1] * physical_[2] * options_.batch);
+    const std::size_t slot_bytes =
+        slot_of(input_box_.extent[1] * physical_[2] * options_.batch * sizeof(Real));
+    real_plane_.resize(threads * slot_bytes / sizeof(Real));
+    threads_.slot_bytes[static_cast<std::size_t>(ProgramArray::real_plane)] = slot_bytes;
   }
   if (geometry_.transposes_locally()) {
-    plane_scratch_ =
-        ExchangeArray<Complex>(nullptr, complex_units(geometry_.stage(2).plane_stride));
+    const std::size_t slot_bytes =
+        slot_of(complex_units(geometry_.stage(2).plane_stride) * sizeof(Complex));
+    plane_scratch_ = ExchangeArray<Complex>(nullptr, threads * slot_bytes / sizeof(Complex));
+    threads_.slot_bytes[static_cast<std::size_t>(ProgramArray::plane_scratch)] = slot_bytes;
   }
+  start_threads(options_.threads);
 }
 
 // Both directions' programs, forward first; their FFT plans are made as the programs first
@@ -139,13 +152,13 @@ void BasicPencil3d<Real>::compile_programs() {
   }
   ffts_ = std::make_unique<PencilPlaneFfts<Real>>(
       PencilPlanSetup<Real>{&geometry_, options_.axes, physical_, options_.batch, options_.rigor,
-                            real_data_, work_.data(), real_plane_.data()});
+                            real_data_, work_.data(), real_plane_.data(), options_.threads});
   PencilProgramSetup setup;
   setup.geometry = &geometry_;
   setup.batch = options_.batch;
   setup.scalar_bytes = scalar_bytes_;
   setup.real_input = options_.real_input;
-  setup.real_plane_bytes = real_plane_.size() * sizeof(Real);
+  setup.real_plane_bytes = input_box_.extent[1] * physical_[2] * options_.batch * sizeof(Real);
   setup.transposes = {&row_->there, &column_->there, &column_->back, &row_->back};
   setup.exchanges = {row_->exchange.get(), column_->exchange.get(), column_->exchange.get(),
                      row_->exchange.get()};
@@ -187,14 +200,14 @@ template <typename Real>
 void BasicPencil3d<Real>::forward(const void* in, void* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
-  run_program(forward_, arrays(in, out), timer_, counter_);
+  run_program(forward_, arrays(in, out), timer_, counter_, threads_);
 }
 
 template <typename Real>
 void BasicPencil3d<Real>::backward(const void* in, void* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
-  run_program(backward_, arrays(in, out), timer_, counter_);
+  run_program(backward_, arrays(in, out), timer_, counter_, threads_);
 }
 
 template <typename Real>

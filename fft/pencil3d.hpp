@@ -50,6 +50,9 @@ struct Pencil3dOptions {
   // i * batch + f): each point of every stage is `batch` values, so one exchange per transpose
   // moves all fields, and every FFT plan runs over the fields as its innermost loop.
   std::size_t batch = 1;
+  // Threads of this rank (PlanOptions::threads): the sweeps' planes split across them, each
+  // thread with its own plane scratches.
+  int threads = 1;
 };
 
 /// A 3D FFT of `Real` (double or float) on a p0 x p1 pencil grid (docs/design.md §4): c2c, or r2c
@@ -165,8 +168,9 @@ class BasicPencil3d {
   // Every stage between the first sweep and the last; heap memory of huge pages where the
   // kernel gives them (allocate_aligned), for the strided FFTs' TLB.
   ExchangeArray<Complex> work_;
-  std::vector<Real> real_plane_;  // real input: one plane of stage 0, aligned for FFTW
-  // Backward into a locally transposed stage 2 (p0 = 1): one of its planes, in cache.
+  // Real input: one plane of stage 0 a thread (threads_' slots), aligned for FFTW.
+  std::vector<Real> real_plane_;
+  // Backward into a locally transposed stage 2 (p0 = 1): one of its planes a thread, in cache.
   ExchangeArray<Complex> plane_scratch_;
   ExchangeArray<Complex> send_;  // from the row exchange's allocate() (else the column's)
   ExchangeArray<Complex> recv_;
@@ -180,6 +184,7 @@ class BasicPencil3d {
   PlaneProgram<Real> backward_;
   PhaseTimer* timer_ = nullptr;
   TrafficCounter* counter_ = nullptr;
+  ProgramThreads threads_;  // the threads, and the per-thread slots of the scratches
 };
 
 using Pencil3d = BasicPencil3d<double>;

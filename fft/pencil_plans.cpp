@@ -160,8 +160,8 @@ void PencilPlaneFfts<Real>::plan_dft_family(std::vector<PlaneFft<Real>>& plans,
   const auto plan_across = [&] {
     if (across.empty()) return;
     const Stride line = strides(across, setup_.batch, nullptr, forward).front();
-    plans.emplace_back(std::make_unique<StridedColumns<Real>>(line, columns, setup_.work, direction,
-                                                              setup_.rigor, aligned));
+    plans.emplace_back(std::make_unique<StridedColumns<Real>>(
+        line, columns, setup_.work, direction, setup_.rigor, aligned, setup_.threads));
   };
   if (forward) {
     if (!axes.empty()) plan_dft_along(plans, axes, loops, r2c, direction, aligned);

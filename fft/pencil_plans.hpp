@@ -30,6 +30,7 @@ struct PencilPlanSetup {
   bool real_data = false;  // no dft or r2c axis: reals throughout
   std::complex<Real>* work = nullptr;
   Real* real_plane = nullptr;
+  int threads = 1;  // the threads that run the planes at once (StridedColumns' scratches)
 };
 
 /// The plans of one plane of each stage and direction, in the order they run. The dft family

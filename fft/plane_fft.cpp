@@ -13,14 +13,33 @@ std::size_t chunk_width(std::size_t points, std::size_t point_bytes, std::size_t
   return std::min(columns, std::max<std::size_t>(8, filling));
 }
 
+// Complex numbers of one thread's scratch of `complex` numbers: whole cache lines apart for
+// several threads (aligned alike for FFTW, no line shared), exactly `complex` for one.
+template <typename Complex>
+std::size_t scratch_slot(std::size_t complex, int threads) {
+  if (threads <= 1) return complex;
+  return (complex * sizeof(Complex) + 63) / 64 * 64 / sizeof(Complex);
+}
+
+thread_local int t_plane_thread = 0;
+
 }  // namespace
+
+int plane_thread() {
+  return t_plane_thread;
+}
+
+void set_plane_thread(int thread) {
+  t_plane_thread = thread;
+}
 
 template <typename Real>
 StridedColumns<Real>::StridedColumns(const Stride& line, std::size_t columns, Complex* plane,
-                                     Direction direction, Rigor rigor, bool aligned)
+                                     Direction direction, Rigor rigor, bool aligned, int threads)
     : width_(chunk_width(static_cast<std::size_t>(line.n), sizeof(Complex), columns)),
       chunks_(columns / width_),
-      scratch_(width_ * static_cast<std::size_t>(line.n)) {
+      slot_(scratch_slot<Complex>(width_ * static_cast<std::size_t>(line.n), threads)),
+      scratch_(slot_ * static_cast<std::size_t>(std::max(1, threads))) {
   // Chunks start width_ columns apart: aligned as the plane only where that keeps the alignment.
   const bool chunks_aligned = aligned && width_ * sizeof(Complex) % 16 == 0;
   chunk_ = plan_chunk(line, width_, plane, direction, rigor, chunks_aligned);
@@ -45,7 +64,7 @@ auto StridedColumns<Real>::plan_chunk(const Stride& line, std::size_t width, Com
 
 template <typename Real>
 void StridedColumns<Real>::execute_in_place(Complex* plane) const {
-  Complex* scratch = scratch_.data();
+  Complex* scratch = scratch_.data() + slot_ * static_cast<std::size_t>(plane_thread());
   for (std::size_t chunk = 0; chunk < chunks_; ++chunk) {
     Complex* columns = plane + chunk * width_;
     chunk_.fft.execute(columns, scratch);

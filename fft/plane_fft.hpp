@@ -10,6 +10,14 @@
 
 namespace a2afft::detail::fft {
 
+/// Which of a plan's threads runs planes on this thread now: its number in the team run_program
+/// starts for a sweep, 0 everywhere else. Not omp_get_thread_num(): a plan of one thread called
+/// inside the application's own parallel region (a plan per thread) would read the
+/// application's thread number and run past its one scratch.
+int plane_thread();
+/// Set by run_program inside its team (and back to 0 after).
+void set_plane_thread(int thread);
+
 /// In-place c2c FFTs of the `columns` lines of a plane that run across it: line c has `line.n`
 /// points `line.stride` complex numbers apart from plane + c, and the columns lie side by side
 /// (stride 1). The shape a2afft gives FFTW for such lines under FFTW_ESTIMATE (issue 43).
@@ -31,10 +39,12 @@ class StridedColumns {
  public:
   using Complex = std::complex<Real>;
 
-  /// Plans for `plane` (any plane laid out alike runs them) and a scratch of its own. `aligned`
-  /// as for FftwPlan: every plane starts at FFTW's SIMD alignment.
+  /// Plans for `plane` (any plane laid out alike runs them) and a scratch of its own for each of
+  /// `threads` OpenMP threads that may run planes at once. `aligned` as for FftwPlan: every
+  /// plane starts at FFTW's SIMD alignment.
   StridedColumns(const Stride& line, std::size_t columns, Complex* plane, Direction direction,
-                 Rigor rigor, bool aligned);
+                 Rigor rigor, bool aligned, int threads = 1);
+  /// In the scratch of plane_thread().
   void execute_in_place(Complex* plane) const;
 
  private:
@@ -47,8 +57,9 @@ class StridedColumns {
 
   std::size_t width_ = 0;   // columns a chunk
   std::size_t chunks_ = 0;  // whole chunks; the rest of the columns are `tail_`
+  std::size_t slot_ = 0;    // complex numbers of one thread's scratch, whole cache lines
   // Written by every execute: a const plan still runs in it (the plans are run from const
-  // sweeps), one rank running one transform at a time.
+  // sweeps), each thread in its own slot, one rank running one transform at a time.
   mutable std::vector<Complex> scratch_;
   Chunk chunk_;
   std::unique_ptr<Chunk> tail_;

@@ -1,5 +1,7 @@
 #include "plane_program.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
@@ -332,6 +334,54 @@ void run_sweep(const Sweep<Real>& sweep, const ProgramArrays& arrays, PhaseTimer
   }
 }
 
+// Whether the sweep's planes (chunks) can run on different threads: see run_program.
+template <typename Real>
+bool independent_planes(const Sweep<Real>& sweep) {
+  if (sweep.planes <= sweep.chunk_planes) return false;
+  for (const PlaneOp<Real>& op : sweep.ops) {
+    if (std::holds_alternative<LocalTranspose<Real>>(op)) return false;
+    if (const auto* truncate = std::get_if<Truncate>(&op)) {
+      if (truncate->padded == truncate->modes) return false;
+    }
+    if (const auto* pad = std::get_if<Pad>(&op)) {
+      if (pad->padded == pad->modes) return false;
+    }
+  }
+  return true;
+}
+
+// Thread `thread`'s view of the arrays: its own slot of each per-thread scratch.
+ProgramArrays thread_arrays(const ProgramArrays& arrays, const ProgramThreads& threads,
+                            int thread) {
+  ProgramArrays mine = arrays;
+  for (std::size_t a = 0; a < kProgramArrays; ++a) {
+    if (mine[a] != nullptr) mine[a] += threads.slot_bytes[a] * static_cast<std::size_t>(thread);
+  }
+  return mine;
+}
+
+// The sweep's chunks split across the threads. The calling thread (thread 0) times its own.
+template <typename Real>
+void run_sweep_threaded(const Sweep<Real>& sweep, const ProgramArrays& arrays, PhaseTimer* timer,
+                        const ProgramThreads& threads) {
+  const std::size_t chunk = sweep.chunk_planes;
+  const auto chunks = static_cast<std::ptrdiff_t>((sweep.planes + chunk - 1) / chunk);
+#pragma omp parallel num_threads(threads.count)
+  {
+    const int thread = omp_get_thread_num();
+    set_plane_thread(thread);
+    const ProgramArrays mine = thread_arrays(arrays, threads, thread);
+    PhaseSwitch phases(thread == 0 ? timer : nullptr);
+#pragma omp for schedule(static)
+    for (std::ptrdiff_t c = 0; c < chunks; ++c) {
+      const std::size_t first = static_cast<std::size_t>(c) * chunk;
+      const std::size_t last = std::min(sweep.planes, first + chunk);
+      run_chunk_ops<Real, false>(sweep, first, last, mine, phases, nullptr);
+    }
+    set_plane_thread(0);
+  }
+}
+
 void run_exchange(const ExchangeRun& run, const ProgramArrays& arrays, PhaseTimer* timer) {
   const ScopedPhase timed(timer, "transpose");
   const std::byte* send = arrays[index(ProgramArray::send)];
@@ -345,10 +395,14 @@ void run_exchange(const ExchangeRun& run, const ProgramArrays& arrays, PhaseTime
 
 template <typename Real, bool kCounting>
 void run_steps(const PlaneProgram<Real>& program, const ProgramArrays& arrays, PhaseTimer* timer,
-               TrafficCounter* counter) {
+               TrafficCounter* counter, const ProgramThreads& threads) {
   for (const ProgramStep<Real>& step : program) {
     if (const auto* sweep = std::get_if<Sweep<Real>>(&step)) {
-      run_sweep<Real, kCounting>(*sweep, arrays, timer, counter);
+      if (!kCounting && threads.count > 1 && independent_planes(*sweep)) {
+        run_sweep_threaded(*sweep, arrays, timer, threads);
+      } else {
+        run_sweep<Real, kCounting>(*sweep, arrays, timer, counter);
+      }
     } else {
       const ExchangeRun& run = std::get<ExchangeRun>(step);
       run_exchange(run, arrays, timer);
@@ -385,14 +439,26 @@ void TrafficCounter::add_exchange(const ExchangeRun& run) {
   bytes_exchanged_ += (run.parts - 1) * run.block_bytes;
 }
 
+// Counting runs on one thread: the counter's chunk state is one.
 template <typename Real>
 void run_program(const PlaneProgram<Real>& program, const ProgramArrays& arrays, PhaseTimer* timer,
-                 TrafficCounter* counter) {
+                 TrafficCounter* counter, const ProgramThreads& threads) {
   if (counter != nullptr) {
-    run_steps<Real, true>(program, arrays, timer, counter);
+    run_steps<Real, true>(program, arrays, timer, counter, threads);
   } else {
-    run_steps<Real, false>(program, arrays, timer, nullptr);
+    run_steps<Real, false>(program, arrays, timer, nullptr, threads);
   }
+}
+
+void start_threads(int threads) {
+  if (threads <= 1) return;
+  int started = 0;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp atomic
+    ++started;
+  }
+  (void)started;
 }
 
 // What one chunk of `planes` planes of `sweep` moves, by what its operations declare.
@@ -432,9 +498,9 @@ TrafficCounter program_traffic(const PlaneProgram<Real>& program) {
 }
 
 template void run_program(const PlaneProgram<double>&, const ProgramArrays&, PhaseTimer*,
-                          TrafficCounter*);
+                          TrafficCounter*, const ProgramThreads&);
 template void run_program(const PlaneProgram<float>&, const ProgramArrays&, PhaseTimer*,
-                          TrafficCounter*);
+                          TrafficCounter*, const ProgramThreads&);
 template TrafficCounter program_traffic(const PlaneProgram<double>&);
 template TrafficCounter program_traffic(const PlaneProgram<float>&);
 

@@ -241,11 +241,31 @@ class TrafficCounter {
   std::size_t bytes_exchanged_ = 0;
 };
 
+/// The threads a program runs its sweeps on (PlanOptions::threads), and the arrays each thread
+/// has a slot of its own in: thread t uses `slot_bytes[a]` * t bytes past array a's start (0: the
+/// array is shared, every thread touches its own planes of it). The scratches are per thread.
+struct ProgramThreads {
+  int count = 1;
+  std::array<std::size_t, kProgramArrays> slot_bytes{};
+};
+
 /// Runs `program` on `arrays`: each operation's seconds into `timer` (nullptr: none) under its
 /// phase, and, when `counter` is given, the bytes each operation reports moving into it.
+/// With `threads.count` > 1 (and no counter), a sweep whose planes (or chunks) are independent
+/// runs them split across that many OpenMP threads, static schedule, each plane through all its
+/// operations on one thread, so every plane is computed as with one thread (the same FFTW plans
+/// on the same data: the same bits). Independent: no operation touches the whole array at once
+/// (LocalTranspose) and none pads or truncates in place (a plane lands where the one before it
+/// was). Other sweeps run on the calling thread, as with one. Timing is the calling thread's:
+/// its planes' phases, with its wait for the others in the sweep's last phase. With one thread
+/// no OpenMP region is entered. Only the calling thread calls MPI (the exchanges).
 template <typename Real>
 void run_program(const PlaneProgram<Real>& program, const ProgramArrays& arrays, PhaseTimer* timer,
-                 TrafficCounter* counter = nullptr);
+                 TrafficCounter* counter = nullptr, const ProgramThreads& threads = {});
+
+/// Starts OpenMP's team of `threads` threads now (a plan's constructor), so that the first
+/// forward() or backward() creates no threads. Nothing for one thread.
+void start_threads(int threads);
 
 /// The fold of TrafficCounter's rules over `program`, from what each operation declares it
 /// moves: what run_program() counts, without running it.

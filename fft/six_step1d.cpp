@@ -86,6 +86,8 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
       row_ffts_.push_back(row_fft(length, direction));
   }
   plan_local_transposes();
+  threads_.count = options.threads;
+  start_threads(options.threads);
   forward_ = compile(six_step_schedule(geometry_, false, leaves_own_block_), false);
   backward_ = compile(six_step_schedule(geometry_, true, leaves_own_block_), true);
 }
@@ -107,7 +109,9 @@ void BasicSixStep1d<Real>::plan_local_transposes() {
     std::vector<Stride> loops{{s(rows), s(columns) * b, b}, {s(columns), b, s(rows) * b}};
     for (const Stride& fields : fields_loop(options_.batch))
       loops.push_back(fields);
-    return FftwPlan<Real>({}, loops, from, to, Direction::forward, options_.rigor);
+    // A copy: the same bits on any number of FFTW's threads.
+    return FftwPlan<Real>({}, loops, from, to, Direction::forward, options_.rigor, true,
+                          options_.threads);
   };
   const std::size_t n1 = geometry_.split().n1;
   const std::size_t n2 = geometry_.split().n2;
@@ -202,7 +206,7 @@ template <typename Real>
 void BasicSixStep1d<Real>::forward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "forward's input");
   check_fftw_alignment(out, "forward's output");
-  run_program(forward_, arrays(in, out), timer_, counter_);
+  run_program(forward_, arrays(in, out), timer_, counter_, threads_);
 }
 
 // Backward retraces forward's steps with inverse FFTs and conjugate twiddles.
@@ -210,7 +214,7 @@ template <typename Real>
 void BasicSixStep1d<Real>::backward(const Complex* in, Complex* out) {
   check_fftw_alignment(in, "backward's input");
   check_fftw_alignment(out, "backward's output");
-  run_program(backward_, arrays(in, out), timer_, counter_);
+  run_program(backward_, arrays(in, out), timer_, counter_, threads_);
 }
 
 template <typename Real>

@@ -30,6 +30,9 @@ struct SixStep1dOptions {
   // exchange per transpose moves all fields, and every FFT and local-transpose plan runs over
   // the fields as its innermost loop.
   std::size_t batch = 1;
+  // Threads of this rank (PlanOptions::threads): the row sweeps' chunks split across them, and
+  // the whole-array local transposes run on FFTW's threads.
+  int threads = 1;
 };
 
 /// A 1D c2c FFT of `Real` (double or float) of length N = N1 * N2 over P ranks (docs/design.md
@@ -131,6 +134,7 @@ class BasicSixStep1d {
   PlaneProgram<Real> backward_;
   PhaseTimer* timer_ = nullptr;
   TrafficCounter* counter_ = nullptr;
+  ProgramThreads threads_;  // no scratch of its own: the threads share every array
 };
 
 using SixStep1d = BasicSixStep1d<double>;

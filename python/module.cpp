@@ -166,7 +166,8 @@ void bind_plan_options(py::module_& module) {
       .def_readwrite("precision", &a2afft::PlanOptions::precision)
       .def_readwrite("batch", &a2afft::PlanOptions::batch)
       .def_readwrite("axes", &a2afft::PlanOptions::axes)
-      .def_readwrite("padding", &a2afft::PlanOptions::padding);
+      .def_readwrite("padding", &a2afft::PlanOptions::padding)
+      .def_readwrite("threads", &a2afft::PlanOptions::threads);
 }
 
 // Plans the options describe, collectively, with the GIL released meanwhile.

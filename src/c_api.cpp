@@ -158,6 +158,7 @@ void read_shared(const Given& given, a2afft::PlanOptions& options) {
   options.scaling = static_cast<a2afft::Scaling>(given.scaling);
   options.precision = static_cast<a2afft::Precision>(given.precision);
   options.batch = given.batch;
+  options.threads = given.threads;
 }
 
 // The factors of a C `padding` array: 0 (the zeroed default) is 1, not padded; none padded is
@@ -320,6 +321,7 @@ void a2afft_fft3d_options_init(a2afft_fft3d_options* options) {
   options->kind = A2AFFT_KIND_C2C;
   options->precision = A2AFFT_PRECISION_DOUBLE;
   options->batch = 1;
+  options->threads = 1;
   for (int d = 0; d < 3; ++d)
     options->input_order[d] = options->output_order[d] = d;
 }
@@ -334,6 +336,7 @@ void a2afft_fft2d_options_init(a2afft_fft2d_options* options) {
   options->kind = A2AFFT_KIND_C2C;
   options->precision = A2AFFT_PRECISION_DOUBLE;
   options->batch = 1;
+  options->threads = 1;
 }
 
 void a2afft_fft1d_options_init(a2afft_fft1d_options* options) {
@@ -345,6 +348,7 @@ void a2afft_fft1d_options_init(a2afft_fft1d_options* options) {
   options->scaling = A2AFFT_SCALING_NONE;
   options->precision = A2AFFT_PRECISION_DOUBLE;
   options->batch = 1;
+  options->threads = 1;
 }
 
 const char* a2afft_error_message(void) {

@@ -88,6 +88,35 @@ void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batc
   }
 }
 
+namespace {
+
+const char* thread_level_name(int level) {
+  if (level == MPI_THREAD_SINGLE) return "MPI_THREAD_SINGLE";
+  if (level == MPI_THREAD_FUNNELED) return "MPI_THREAD_FUNNELED";
+  if (level == MPI_THREAD_SERIALIZED) return "MPI_THREAD_SERIALIZED";
+  return "MPI_THREAD_MULTIPLE";
+}
+
+}  // namespace
+
+// The levels are ordered (SINGLE < FUNNELED < SERIALIZED < MULTIPLE, as the standard requires),
+// and the lowest over the ranks decides, so that every rank throws or none does.
+void check_threads(int threads, MPI_Comm comm, std::string_view who) {
+  if (threads < 1) {
+    throw UsageError(std::string(who) + ": PlanOptions::threads=" + std::to_string(threads) +
+                     " is not valid; expected the threads of each rank, at least 1");
+  }
+  if (threads == 1) return;
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&provided);
+  MPI_Allreduce(MPI_IN_PLACE, &provided, 1, MPI_INT, MPI_MIN, comm);
+  if (provided >= MPI_THREAD_FUNNELED) return;
+  throw UsageError(std::string(who) + ": PlanOptions::threads=" + std::to_string(threads) +
+                   " needs MPI initialized with at least MPI_THREAD_FUNNELED, but it provides " +
+                   thread_level_name(provided) +
+                   "; call MPI_Init_thread(..., MPI_THREAD_FUNNELED, ...) or plan with threads=1");
+}
+
 RealSides real_sides(Kind kind, bool forward) {
   if (kind == Kind::r2r) return {true, true};
   if (kind == Kind::r2c) return {forward, !forward};

@@ -50,6 +50,11 @@ void check_rigor_and_scaling(Rigor rigor, Scaling scaling, std::string_view who)
 void check_kind_precision_batch(Kind kind, Precision precision, std::size_t batch,
                                 std::string_view who);
 
+/// Throws UsageError, starting with `who`, unless `threads` >= 1 and, for threads > 1, MPI was
+/// initialized with at least MPI_THREAD_FUNNELED on every rank of `comm` (the message names the
+/// level provided and the level needed). Collective: every rank throws alike.
+void check_threads(int threads, MPI_Comm comm, std::string_view who);
+
 /// Which arrays of an overload are real: {in, out}.
 using RealSides = std::pair<bool, bool>;
 /// The real sides a plan of `kind` takes `forward` (or backward): none for c2c, the input

@@ -61,11 +61,13 @@ std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOp
                     {"precision", std::to_string(static_cast<int>(options.precision))},
                     {"batch", std::to_string(options.batch)},
                     {"axes", to_string(options.axes)},
-                    {"padding", padding_to_string(options.padding)}});
+                    {"padding", padding_to_string(options.padding)},
+                    {"threads", std::to_string(options.threads)}});
   detail::library::check_same_on_every_rank(arguments, who, comm);
   // Every rank now holds the same arguments, so every check below ends alike on every rank.
   detail::library::check_rigor_and_scaling(options.rigor, options.scaling, who);
   detail::library::check_kind_precision_batch(options.kind, options.precision, options.batch, who);
+  detail::library::check_threads(options.threads, comm, who);
   auto core = std::make_unique<FftCore>();
   core->who = who;
   core->transform =

@@ -79,6 +79,7 @@ std::unique_ptr<detail::FftCore> make_six_step_core(MPI_Comm comm, std::size_t n
   engine_options.scrambled_output = options.output == Fft1dOutput::scrambled;
   engine_options.scaling = options.scaling;
   engine_options.batch = options.batch;
+  engine_options.threads = options.threads;
   detail::plan_engine(*core, options, [&](auto real, PhaseTimer* timer) {
     using Real = decltype(real);
     auto engine = std::make_unique<fft::BasicSixStep1d<Real>>(*core->topology, n, engine_options);

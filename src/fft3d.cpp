@@ -198,6 +198,7 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                               : std::array<AxisKind, 3>{axes[0], axes[1], axes[2]};
   engine_options.real_input = core->transform.kind == Kind::r2c;
   engine_options.batch = options.batch;
+  engine_options.threads = options.threads;
   if (core->transform.padded()) {
     engine_options.padded = padded_engine_shape(core->transform, shape, two_d);
     refuse_with_padding(options, who);

@@ -178,6 +178,10 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
   const bool exchanged = std::any_of(
       rows.begin(), rows.end(), [](const FftRow& row) { return row.exchanged_bytes.has_value(); });
   if (exchanged) header.push_back("exchanged_bytes_forward_backward_per_rank");
+  // And the split of ranks and threads, only when the run asked for threads.
+  const bool split = std::any_of(rows.begin(), rows.end(),
+                                 [](const FftRow& row) { return !row.ranks_x_threads.empty(); });
+  if (split) header.push_back("ranks_x_threads");
   CsvWriter csv(path_, header);
   for (const FftRow& row : rows) {
     std::vector<std::string> cells = {row.engine,
@@ -202,6 +206,7 @@ void CsvReporter::report_runs(const std::vector<FftRow>& rows) {
     }
     if (reshape) cells.push_back(row.reshape ? number(row.reshape->median) : "");
     if (exchanged) cells.push_back(row.exchanged_bytes ? number(*row.exchanged_bytes) : "");
+    if (split) cells.push_back(row.ranks_x_threads);
     csv.add_row(cells);
   }
 }

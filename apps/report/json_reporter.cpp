@@ -86,6 +86,7 @@ nlohmann::json to_json(const FftRow& row) {
   if (row.backward_total) item["backward"] = to_json(*row.backward_total);
   if (row.reshape) item["reshape"] = to_json(*row.reshape);
   if (row.exchanged_bytes) item["exchanged_bytes_forward_backward_per_rank"] = *row.exchanged_bytes;
+  if (!row.ranks_x_threads.empty()) item["ranks_x_threads"] = row.ranks_x_threads;
   if (row.bound) {
     item["roofline"] = {{"memory_passes", row.bound->memory_passes},
                         {"bytes_moved_per_rank", row.bound->bytes_moved},

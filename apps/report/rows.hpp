@@ -94,6 +94,9 @@ struct FftRow {
   bool passed = true;
   bool roofline = false;               // the run measured a roofline (columns shown)
   std::optional<RooflineCells> bound;  // this row's, when its plan counts its traffic
+  // "2 ranks x 2 threads": the row's split of the cores, when the run asked for threads (--threads
+  // above 1); empty otherwise, and the files keep their columns.
+  std::string ranks_x_threads;
 };
 
 /// The phases any row recorded: the node-aware family's in [node-aware-2025]'s order, then the

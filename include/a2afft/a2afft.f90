@@ -50,6 +50,9 @@ module a2afft
     ! Padded (dealiased) transforms: one factor per axis, C order (slowest first), e.g. 1.5 for
     ! the 3/2 rule; 0 or 1: not padded (the default). a2afft.h says more
     real(c_double) :: padding(3)
+    ! Threads of each rank (OpenMP), >= 1; default 1. More needs MPI_Init_thread with at least
+    ! MPI_THREAD_FUNNELED (a2afft.h says more)
+    integer(c_int) :: threads
   end type
 
   type, bind(C) :: a2afft_fft1d_options
@@ -60,6 +63,7 @@ module a2afft
     type(c_ptr) :: wisdom_file
     integer(c_int) :: scaling, precision
     integer(c_size_t) :: batch
+    integer(c_int) :: threads
   end type
 
   interface

@@ -110,6 +110,9 @@ typedef struct a2afft_fft3d_options {
    * and only the modes are exchanged (see a2afft::PlanOptions::padding in a2afft/fft.hpp). The
    * input box is a part of the padded grid. Needs the transposed output and no boxes. */
   double padding[3];
+  /** Threads of each rank the plan runs on (a2afft::PlanOptions::threads), >= 1; default 1.
+   * More than 1 needs MPI initialized with at least MPI_THREAD_FUNNELED (MPI_Init_thread). */
+  int threads;
 } a2afft_fft3d_options;
 
 /** Options of a 1D plan; fill them with a2afft_fft1d_options_init(). */
@@ -124,6 +127,7 @@ typedef struct a2afft_fft1d_options {
   int precision; /**< A2AFFT_PRECISION_*; default DOUBLE (no kind: c2c only, see docs/user-guide.md)
                   */
   size_t batch;  /**< fields transformed together, interleaved (field fastest); 1 */
+  int threads;   /**< as a2afft_fft3d_options's; default 1 */
 } a2afft_fft1d_options;
 
 /** Options of a 2D plan; fill them with a2afft_fft2d_options_init(). */
@@ -139,6 +143,7 @@ typedef struct a2afft_fft2d_options {
   size_t batch;            /**< fields transformed together, interleaved (field fastest); 1 */
   const char* transforms;  /**< as a2afft_fft3d_options's, for two axes, e.g. "dst1,r2c" */
   double padding[2];       /**< as a2afft_fft3d_options's, for two axes; all 0: none */
+  int threads;             /**< as a2afft_fft3d_options's; default 1 */
 } a2afft_fft2d_options;
 
 /** The defaults. Not collective. @{ */

@@ -98,6 +98,14 @@ struct PlanOptions {
   /// the padded grid's points, so with Scaling::full backward(forward()) of modes is the
   /// identity. Needs Fft3dOutput::transposed and no input_box or output_box; Fft1d takes none.
   std::vector<double> padding = {};
+  /// Threads of this rank the plan runs on, >= 1 (default 1: one rank per core, today's path).
+  /// With more, each sweep's planes (packs, unpacks, local transposes, padding, truncation,
+  /// scaling, copies and the planes' FFTs) are split across that many OpenMP threads; the
+  /// result has the same bits as with one thread. Only the calling thread calls MPI, so a plan
+  /// with threads > 1 needs MPI initialized with at least MPI_THREAD_FUNNELED (MPI_Init_thread);
+  /// otherwise every rank throws UsageError naming both levels. The `a2afft` command's
+  /// `--threads` defaults to what OMP_NUM_THREADS says, else 1; the library reads no variable.
+  int threads = 1;
 
   /// The plan's transform descriptor: {kind, precision, batch, axes, padding} as given.
   Transform transform() const { return {kind, precision, batch, axes, padding}; }

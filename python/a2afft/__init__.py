@@ -211,10 +211,13 @@ class _Plan:
         self.close()
 
 
-def _plan_options(kind_value, precision, batch, exchange, rigor, scaling, wisdom_file):
+def _plan_options(kind_value, precision, batch, exchange, rigor, scaling, wisdom_file,
+                  threads=1):
     """The options every plan shares (a2afft::PlanOptions), filled once for Fft3d, Fft2d and
-    Fft1d."""
+    Fft1d. threads: of each rank (OpenMP), >= 1; more than 1 needs MPI initialized with at least
+    MPI_THREAD_FUNNELED (mpi4py's default, MPI_THREAD_MULTIPLE, is enough)."""
     options = _a2afft.PlanOptions()
+    options.threads = int(threads)
     options.kind, options.precision, options.batch = kind_value, precision, int(batch)
     options.exchange = exchange
     options.rigor = _choice("rigor", rigor, _RIGOR)
@@ -295,12 +298,14 @@ class Fft3d(_BoxPlan):
     points, as mpi4py-fft's forward normalizes.
 
     exchange: the all-to-all of both transposes ("auto", "pairwise", "tra:radix=4", ...;
-    `a2afft list`), or row_exchange/column_exchange separately."""
+    `a2afft list`), or row_exchange/column_exchange separately.
+    threads: OpenMP threads of each rank (default 1), with the same bits as one thread; more
+    than 1 needs MPI_THREAD_FUNNELED or above (mpi4py initializes MPI_THREAD_MULTIPLE)."""
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", grid=None,
                  batch=1, rigor="measure", output="transposed", scaling="none", wisdom_file="",
                  row_exchange=None, column_exchange=None, transforms=None, input_box=None,
-                 output_box=None, reshape_exchange="auto", padding=None):
+                 output_box=None, reshape_exchange="auto", padding=None, threads=1):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 3:
             raise UsageError(f"shape={shape!r} is not valid; expected three sizes (n0, n1, n2)")
@@ -312,7 +317,7 @@ class Fft3d(_BoxPlan):
         if len(grid) != 2:
             raise UsageError(f"grid={grid!r} is not valid; expected (p0, p1), \"auto\" or None")
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
-                                wisdom_file)
+                                wisdom_file, threads)
         options.axes = axes
         options.padding = _padding(padding, 3)
         plan = _a2afft.Fft3d(comm, tuple(int(n) for n in shape), options,
@@ -335,14 +340,14 @@ class Fft2d(_BoxPlan):
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", batch=1,
                  rigor="measure", output="transposed", scaling="none", wisdom_file="",
-                 transforms=None, padding=None):
+                 transforms=None, padding=None, threads=1):
         comm = _communicator(comm)
         if shape is None or len(tuple(shape)) != 2:
             raise UsageError(f"shape={shape!r} is not valid; expected two sizes (n0, n1)")
         axes, kind = _axes(transforms, kind, 2)
         kind_value, precision, input_dtype, output_dtype = _types(kind, dtype, True)
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
-                                wisdom_file)
+                                wisdom_file, threads)
         options.axes = axes
         options.padding = _padding(padding, 2)
         plan = _a2afft.Fft2d(comm, tuple(int(n) for n in shape), options,
@@ -360,13 +365,14 @@ class Fft1d(_Plan):
     X[output_indices[i]]."""
 
     def __init__(self, comm=None, n=None, dtype=None, exchange="auto", batch=1, n1=0,
-                 rigor="measure", output="natural", scaling="none", wisdom_file=""):
+                 rigor="measure", output="natural", scaling="none", wisdom_file="",
+                 threads=1):
         comm = _communicator(comm)
         if n is None or int(n) < 1:
             raise UsageError(f"n={n!r} is not valid; expected a length >= 1")
         kind_value, precision, input_dtype, output_dtype = _types("c2c", dtype, False)
         options = _plan_options(kind_value, precision, batch, exchange, rigor, scaling,
-                                wisdom_file)
+                                wisdom_file, threads)
         plan = _a2afft.Fft1d(comm, int(n), options, int(n1),
                              _choice("output", output, {"natural": False, "scrambled": True}))
         self._register(comm, plan, input_dtype, output_dtype, int(batch))

@@ -48,9 +48,14 @@ TEST(CApi, options_init_gives_the_documented_defaults) {
   EXPECT_EQ(options.rigor, A2AFFT_RIGOR_MEASURE);
   EXPECT_EQ(options.output, A2AFFT_FFT3D_OUTPUT_TRANSPOSED);
   EXPECT_EQ(options.scaling, A2AFFT_SCALING_NONE);
+  EXPECT_EQ(options.threads, 1);
   a2afft_fft1d_options options1d;
   a2afft_fft1d_options_init(&options1d);
   EXPECT_EQ(options1d.struct_size, sizeof options1d);
+  EXPECT_EQ(options1d.threads, 1);
+  a2afft_fft2d_options options2d;
+  a2afft_fft2d_options_init(&options2d);
+  EXPECT_EQ(options2d.threads, 1);
   EXPECT_EQ(options1d.n1, 0u);
   EXPECT_EQ(options1d.output, A2AFFT_FFT1D_OUTPUT_NATURAL);
   EXPECT_NE(std::string(a2afft_version()), "");
@@ -281,6 +286,32 @@ TEST(CApi, bad_options_give_a_code_and_a_message_on_every_rank_and_no_plan) {
           return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
         },
         A2AFFT_ERROR_USAGE, "unknown exchange 'bogus'");
+    // threads reaches the plan: 0 is refused, and 2 under this program's MPI_Init (Open MPI:
+    // MPI_THREAD_SINGLE) names the level it needs.
+    a2afft_fft3d_options_init(&options);
+    options.threads = 0;
+    expect_create_fails(
+        [&](a2afft_fft3d* plan) {
+          return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+        },
+        A2AFFT_ERROR_USAGE, "PlanOptions::threads=0 is not valid");
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    if (provided < MPI_THREAD_FUNNELED) {
+      a2afft_fft3d_options_init(&options);
+      options.threads = 2;
+      expect_create_fails(
+          [&](a2afft_fft3d* plan) {
+            return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+          },
+          A2AFFT_ERROR_USAGE, "needs MPI initialized with at least MPI_THREAD_FUNNELED");
+    } else {  // an MPI whose MPI_Init gives more: the plan is made
+      a2afft_fft3d_options_init(&options);
+      options.threads = 2;
+      a2afft_fft3d plan = nullptr;
+      EXPECT_EQ(sum_over(a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, &plan)), 0);
+      a2afft_fft3d_destroy(&plan);
+    }
     a2afft_fft3d_options_init(&options);
     options.grid[0] = size_of() + 1;
     options.grid[1] = 1;

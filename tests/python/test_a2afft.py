@@ -389,3 +389,24 @@ def test_a_wrong_array_on_one_rank_is_an_error_on_every_rank():
     short = np.zeros(8 * comm.size - 1, dtype=np.uint8)
     messages = message_everywhere(lambda: exchange.run(send, short if comm.rank == 0 else send.copy()))
     assert all(messages) and "bytes" in messages[-1], messages
+
+
+@pytest.mark.parametrize("make", [
+    lambda threads: a2afft.Fft3d(comm, (8, 6, 10), kind="r2c", batch=2, exchange="pairwise",
+                                 rigor="estimate", threads=threads),
+    lambda threads: a2afft.Fft2d(comm, (12, 10), dtype=np.complex64, exchange="pairwise",
+                                 rigor="estimate", threads=threads),
+    lambda threads: a2afft.Fft1d(comm, 16 * comm.size * comm.size, exchange="pairwise",
+                                 rigor="estimate", threads=threads),
+], ids=["fft3d r2c batch 2", "fft2d c2c float", "fft1d"])
+def test_two_threads_give_the_bits_of_one(make):
+    # mpi4py initializes MPI_THREAD_MULTIPLE, so threads=2 plans (issue 45).
+    one, two = make(1), make(2)
+    data = global_input(one.shape if hasattr(one, "shape") else (one.n,), one.input_dtype,
+                        one.batch)
+    u = np.ascontiguousarray(data[one.local_input_slices])
+    assert everywhere(np.array_equal(one.forward(u), two.forward(u)))
+    one.close()
+    two.close()
+    with pytest.raises(a2afft.UsageError, match="threads=0 is not valid"):
+        make(0)

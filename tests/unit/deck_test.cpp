@@ -99,6 +99,33 @@ batch = 2
             std::string::npos);
 }
 
+// `threads` (issue 45): the a2afft rows' threads per rank, for every FFT command, not alltoall;
+// a list sweeps them, one invocation each.
+TEST(Deck, threads_reach_every_fft_command_and_only_them) {
+  const Study study = parse_deck(R"(
+[[run]]
+kind = "fft3d"
+sizes = ["16"]
+threads = 2
+
+[[run]]
+kind = "fft1d"
+lengths = ["2^10"]
+threads = [1, 2]
+)",
+                                 "threads.toml");
+  ASSERT_EQ(study.invocations.size(), 3u);
+  EXPECT_EQ(study.invocations[0].args, (Args{"fft3d", "--size", "16", "--threads", "2"}));
+  EXPECT_EQ(study.invocations[1].args, (Args{"fft1d", "--n", "2^10", "--threads", "1"}));
+  EXPECT_EQ(study.invocations[2].args, (Args{"fft1d", "--n", "2^10", "--threads", "2"}));
+  EXPECT_NE(error_of("[[run]]\nkind = \"fft3d\"\nthreads = \"two\"\n")
+                .find("threads must be an integer or a list of integers"),
+            std::string::npos);
+  EXPECT_NE(error_of("[[run]]\nkind = \"alltoall\"\nthreads = 2\n")
+                .find("unknown key 'threads' in a alltoall [[run]]"),
+            std::string::npos);
+}
+
 TEST(Deck, mistakes_name_file_line_and_what_is_valid) {
   EXPECT_NE(error_of("[[run]]\nkind = \"fft3d\"\niter = 5\n")
                 .find("deck.toml:3: unknown key 'iter' in a fft3d [[run]]; valid: kind, name, "

@@ -13,10 +13,17 @@ namespace {
 
 // MPI_T for the rest of the process, initialised on first use (see the header for why never
 // finalised). Thread-safe through the function-local static.
+// MPI_T is asked for the level MPI already provides: Open MPI 4.1's MPI_T_init_thread sets MPI's
+// own thread level to the one it is asked for, so asking for SINGLE made MPI_Query_thread say
+// SINGLE after an MPI_THREAD_MULTIPLE init (mpi4py's), and refused threaded plans (issue 45).
 bool tools_ready() {
   static const bool ready = [] {
+    int level = MPI_THREAD_SINGLE;
+    int initialized = 0;
+    MPI_Initialized(&initialized);
+    if (initialized != 0) MPI_Query_thread(&level);
     int provided = 0;
-    return MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+    return MPI_T_init_thread(level, &provided) == MPI_SUCCESS;
   }();
   return ready;
 }
