@@ -76,6 +76,10 @@ void prepare_fftw() {
 template void prepare_fftw<double>();
 template void prepare_fftw<float>();
 
+std::string_view solver_set_suffix() {
+  return A2AFFT_HAVE_FFTW_MPI ? "-mpi" : "";
+}
+
 namespace {
 
 std::vector<fftw_iodim64> iodims(const std::vector<Stride>& strides) {

@@ -46,6 +46,12 @@ using a2afft::Scaling;
 template <typename Real>
 void prepare_fftw();
 
+/// "-mpi" when prepare_fftw registers FFTW-MPI's solvers in this build, else "". FFTW refuses
+/// wisdom made by a planner with another set of solvers (its header hashes them), so a build
+/// with FFTW-MPI and one without (this machine's MPICH build) cannot share a wisdom file: the
+/// command's wisdom cache names the set.
+std::string_view solver_set_suffix();
+
 std::string_view to_string(Rigor rigor);
 
 /// FFTW wisdom shared by all ranks of `comm`, like FFTW plans it: rank 0 reads `path` (when it

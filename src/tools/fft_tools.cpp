@@ -62,10 +62,12 @@ std::string wisdom_cache_file() {
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "%s", "host");
   // FFTW's version names its codelets too (fftw-3.3.10-sse2-avx): wisdom from another build
-  // names solvers this one may lack.
+  // names solvers this one may lack. So do FFTW-MPI's, registered in builds that have it: a
+  // build without it (MPICH's here) refused the file of one with it, and the reverse.
   std::string version = fftw_version;
   std::replace(version.begin(), version.end(), '/', '-');
-  return directory + "/" + host + "-" + version + ".wisdom";
+  return directory + "/" + host + "-" + version + std::string(detail::fft::solver_set_suffix()) +
+         ".wisdom";
 }
 
 }  // namespace a2afft

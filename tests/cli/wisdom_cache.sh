@@ -28,8 +28,11 @@ file=$(ls "$A2AFFT_WISDOM_DIR"/*.wisdom 2>/dev/null)
 [[ $settings == *", measure, "* ]] || fail "the default rigor is not measure: $settings"
 [[ $settings == *"wisdom made by this run's planning, kept in $file;"* ]] ||
   fail "the first run does not say it made $file: $settings"
-[[ $(basename "$file") == "$(uname -n)-fftw-3."*".wisdom" ]] ||
-  fail "the cache file $file is not named for the host and FFTW's version"
+# WISDOM_SOLVERS: "-mpi" in a build with FFTW-MPI, whose solvers a build without it cannot read.
+[[ $(basename "$file") == "$(uname -n)-fftw-3."*"${WISDOM_SOLVERS:-}.wisdom" ]] ||
+  fail "the cache file $file is not named for the host, FFTW's version and solvers (${WISDOM_SOLVERS:-none})"
+[ -n "${WISDOM_SOLVERS:-}" ] || [[ $file != *"-mpi.wisdom" ]] ||
+  fail "the cache file $file names FFTW-MPI's solvers in a build without them"
 
 run second
 [[ $settings == *"wisdom loaded from $file;"* ]] || fail "the second run did not load $file: $settings"
