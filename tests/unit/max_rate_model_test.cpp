@@ -195,12 +195,25 @@ TEST(NetworkModel, tra_charges_its_rounds_switch_links) {
   double expected = 0;
   for (long d = 1; d < 32; ++d) {
     const long leaving = ranks_leaving_node(32, 4, d);
-    const double off = std::max(
-        {1000 * 1e-10, leaving * 1000 / 20e9, switch_link_flows(32, 4, 4, d) * 1000 / 1e9});
+    const auto crossing = static_cast<double>(switch_link_flows(32, 4, 4, d));
+    const double off =
+        std::max({1000 * 1e-10, static_cast<double>(leaving) * 1000 / 20e9, crossing * 1000 / 1e9});
     const double on = 1e-6 + 1000 * 1e-11;
     expected += leaving == 0 ? on : leaving == 4 ? 2e-6 + off : std::max(2e-6 + off, on);
   }
   EXPECT_NEAR(model_tra(inputs, 32).seconds, expected, 1e-12);
+}
+
+TEST(NetworkModel, shared_leaders_charge_each_rounds_switch_link) {
+  // 8 nodes of 2, 4 nodes per switch, one leader: round j sends offset j + 1 from every node;
+  // from switch 0's nodes 0-3, offsets 1..7 put 1, 2, 3, 4, 3, 2, 1 messages on the link to
+  // switch 1. A message is Q^2 = 4 blocks of 1 KB: 4 us per message through 1 GB/s, beyond
+  // its own 0.4 us (R_N's share, 0.2 us, is less).
+  ModelInputs inputs = machine(16, 2, 1000);
+  inputs.nodes_per_switch = 4;
+  inputs.switch_link_bytes_per_second = 1e9;
+  const ModelResult mpml = model_shared_leaders(inputs, {"mpml(leaders=1)", 1, false});
+  EXPECT_NEAR(mpml.terms.injection_seconds, (4.0 * 16 - 7 * 0.4) * 1e-6, 1e-12);
 }
 
 TEST(MaxRateModel, every_backend_answers_at_a_million_ranks_in_seconds) {

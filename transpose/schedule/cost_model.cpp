@@ -322,6 +322,29 @@ LeaderStages leader_stages(const ModelInputs& inputs, long leaders, double messa
   return stages;
 }
 
+// The most messages from one switch's nodes (the first switch's) that share its link to another
+// switch when every node sends one to each node offset first..last: the shared leaders' round.
+long switch_link_messages(long nodes, long per_switch, long first, long last) {
+  if (per_switch <= 0 || nodes <= per_switch) return 0;
+  std::vector<std::pair<long, long>> to_switch;  // (switch, messages)
+  for (long node = 0; node < per_switch; ++node) {
+    for (long offset = first; offset <= last; ++offset) {
+      const long target = (node + offset) % nodes / per_switch;
+      if (target == 0) continue;
+      auto found = std::find_if(to_switch.begin(), to_switch.end(),
+                                [&](const auto& entry) { return entry.first == target; });
+      if (found == to_switch.end())
+        to_switch.emplace_back(target, 1);
+      else
+        ++found->second;
+    }
+  }
+  long busiest = 0;
+  for (const auto& entry : to_switch)
+    busiest = std::max(busiest, entry.second);
+  return busiest;
+}
+
 }  // namespace
 
 ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row) {
@@ -338,16 +361,23 @@ ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderMo
       side_terms({0, inputs.intra.beta_seconds_per_byte}, bytes_of(inputs, per_node), per_node,
                  inputs.node_copy_bytes_per_second, &ModelTerms::copy_seconds);
   ModelTerms messages;
-  if (row.overlap && served > 0) {
-    for (const ModelTerms* stage : {&stages.gather, &stages.send, &stages.scatter})
-      add_terms(messages, *stage);
+  for (long round = 0; round < served; ++round) {
+    // Round j's leaders send to node offsets jL + 1 .. jL + L (served_offsets).
+    const long first = round * row.leaders + 1;
+    const long last = std::min(nodes - 1, first + row.leaders - 1);
+    ModelTerms send = stages.send;
+    const long crossing = switch_link_messages(nodes, inputs.nodes_per_switch, first, last);
+    add_switch_link(send, inputs, {message_bytes, 1, row.leaders, 0, crossing}, message_bytes);
+    const ModelTerms* sending = &send;
+    if (!row.overlap || round == 0) {
+      for (const ModelTerms* stage : {&stages.gather, sending, &stages.scatter})
+        add_terms(messages, *stage);
+      continue;
+    }
     const ModelTerms* slowest = &stages.gather;
-    for (const ModelTerms* stage : {&stages.send, &stages.scatter})
+    for (const ModelTerms* stage : {sending, &stages.scatter})
       if (total_seconds(*stage) > total_seconds(*slowest)) slowest = stage;
-    add_terms(messages, *slowest, static_cast<double>(served - 1));
-  } else {
-    for (const ModelTerms* stage : {&stages.gather, &stages.send, &stages.scatter})
-      add_terms(messages, *stage, static_cast<double>(served));
+    add_terms(messages, *slowest);
   }
   ModelResult result = priced(row.algorithm);
   result.rounds = served;

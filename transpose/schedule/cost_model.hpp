@@ -107,7 +107,8 @@ struct SharedLeaderModel {
 /// blocks; two node barriers of ceil(log2 Q) intra-node latencies. mpml and nmpml run the
 /// messages one after another (k (gather + send + scatter)); onmpml pipelines them
 /// (gather + send + scatter + (k - 1) max of the three) while the intra copies overlap.
-/// The L leaders copy at once (sharing the node's copy rate) and send at once (sharing R_N);
+/// The L leaders copy at once (sharing the node's copy rate) and send at once (sharing R_N, and
+/// each round's busiest switch link: round j sends to node offsets jL + 1 .. jL + L);
 /// the own node's blocks are copied by all Q ranks at once.
 /// Throws std::invalid_argument when `leaders` is not 1..Q.
 ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row);
