@@ -10,11 +10,15 @@
 #include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <a2afft/backends.hpp>
 #include <a2afft/error.hpp>
@@ -51,8 +55,15 @@ struct ModelOptions {
   double copy_gbps = 0;          // the node's copy rate, GB/s; 0: no node limit
   double overhead_us = 0;        // o per further message of a round
   double round_overhead_us = 0;  // each round's own cost
-  std::string parameters_path;   // a machine's parameters (JSON), e.g. written by --measure --json
-  std::string exchanges;         // specs to price instead of every backend at its defaults
+  // A simulated platform's network model (--parameters only): SMPI's factors by message size,
+  // the reverse flows' share of a link, and the switch level (nodes per switch, link rate).
+  std::vector<model::SizeFactor> latency_factors;
+  std::vector<model::SizeFactor> bandwidth_factors;
+  double reverse_flow_share = 0;
+  long nodes_per_switch = 0;
+  double switch_link_gbps = 0;
+  std::string parameters_path;  // a machine's parameters (JSON), e.g. written by --measure --json
+  std::string exchanges;        // specs to price instead of every backend at its defaults
   bool radix_sweep = false;
   bool measure = false;
   std::string json_path;
@@ -204,6 +215,61 @@ void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine
   options.round_overhead_us = machine.links.round_overhead_seconds * 1e6;
 }
 
+// SMPI's "threshold:value;threshold:value" (smpi/lat-factor, smpi/bw-factor) as SizeFactors.
+std::vector<model::SizeFactor> parse_size_factors(const std::string& text,
+                                                  const std::string& where) {
+  std::vector<model::SizeFactor> factors;
+  std::stringstream entries(text);
+  std::string entry;
+  while (std::getline(entries, entry, ';')) {
+    const std::size_t colon = entry.find(':');
+    char* end = nullptr;
+    const double threshold = colon == std::string::npos ? -1 : std::strtod(entry.c_str(), &end);
+    const bool threshold_ok = end == entry.c_str() + colon && threshold >= 0;
+    const double factor = threshold_ok ? std::strtod(entry.c_str() + colon + 1, &end) : 0;
+    if (!threshold_ok || *end != '\0' || !(factor > 0) || !std::isfinite(factor)) {
+      throw UsageError(where + " has \"" + entry +
+                       "\"; expected threshold:factor entries separated by ';' (SMPI's "
+                       "smpi/lat-factor format), thresholds >= 0 and factors > 0");
+    }
+    factors.push_back({threshold, factor});
+  }
+  return factors;
+}
+
+std::string format_size_factors(const std::vector<model::SizeFactor>& factors) {
+  std::string text;
+  for (const model::SizeFactor& entry : factors)
+    text += (text.empty() ? "" : ";") + fixed(entry.above_bytes, "%.0f") + ":" +
+            fixed(entry.factor, "%g");
+  return text;
+}
+
+// The optional keys of a simulated platform's network model (ModelOptions).
+void take_network_model(ModelOptions& options, const nlohmann::json& p) {
+  const std::string where = "--parameters=" + options.parameters_path;
+  for (const auto& [key, target] : {std::pair{"latency_factors", &options.latency_factors},
+                                    std::pair{"bandwidth_factors", &options.bandwidth_factors}}) {
+    if (!p.contains(key)) continue;
+    if (!p[key].is_string()) throw UsageError(where + ": \"" + key + "\" is not a string");
+    *target = parse_size_factors(p[key].get<std::string>(), where + " \"" + key + "\"");
+  }
+  const std::pair<const char*, double*> numbers[] = {
+      {"reverse_flow_share", &options.reverse_flow_share},
+      {"switch_link_bytes_per_second", &options.switch_link_gbps}};
+  for (const auto& [key, target] : numbers) {
+    if (!p.contains(key)) continue;
+    if (!p[key].is_number()) throw UsageError(where + ": \"" + key + "\" is not a number");
+    *target = p[key].get<double>();
+  }
+  options.switch_link_gbps *= 1e-9;
+  if (p.contains("nodes_per_switch")) {
+    if (!p["nodes_per_switch"].is_number_integer() || p["nodes_per_switch"].get<long>() < 0)
+      throw UsageError(where + ": \"nodes_per_switch\" is not a whole number >= 0");
+    options.nodes_per_switch = p["nodes_per_switch"].get<long>();
+  }
+}
+
 // --parameters: the machine from a JSON file, either a parameters object or a --json report
 // whose "inputs" holds one (what `model --measure --json` writes). Keys as --json writes them.
 void take_parameters_file(ModelOptions& options) {
@@ -235,6 +301,7 @@ void take_parameters_file(ModelOptions& options) {
   // Optional: files written before it was measured, and platforms that cannot state it.
   if (p.contains("round_overhead_seconds") && p["round_overhead_seconds"].is_number())
     options.round_overhead_us = p["round_overhead_seconds"].get<double>() * 1e6;
+  take_network_model(options, p);
 }
 
 // Checks the options and returns the model's machine; throws UsageError naming the option.
@@ -262,9 +329,10 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   check_radix("--radix", options.radix, options.ranks, "a tra");
   check_radix("--r1", options.intra_radix, options.ranks_per_node, "an intra-node");
   check_radix("--r2", options.inter_radix, nodes, "an inter-node");
-  for (const double value : {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
-                             options.beta_inter_ns, options.injection_gbps, options.copy_gbps,
-                             options.overhead_us, options.round_overhead_us}) {
+  for (const double value :
+       {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
+        options.beta_inter_ns, options.injection_gbps, options.copy_gbps, options.overhead_us,
+        options.round_overhead_us, options.reverse_flow_share, options.switch_link_gbps}) {
     if (!(value >= 0) || !std::isfinite(value)) {
       throw UsageError("alpha, beta, rates and overhead must be finite and not negative; got " +
                        fixed(value, "%g"));
@@ -279,6 +347,11 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   inputs.node_copy_bytes_per_second = options.copy_gbps * 1e9;
   inputs.message_overhead_seconds = options.overhead_us * 1e-6;
   inputs.round_overhead_seconds = options.round_overhead_us * 1e-6;
+  inputs.latency_factors = options.latency_factors;
+  inputs.bandwidth_factors = options.bandwidth_factors;
+  inputs.reverse_flow_share = options.reverse_flow_share;
+  inputs.nodes_per_switch = options.nodes_per_switch;
+  inputs.switch_link_bytes_per_second = options.switch_link_gbps * 1e9;
   return inputs;
 }
 
@@ -330,6 +403,19 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
             << " per node; overhead " << fixed(inputs.message_overhead_seconds * 1e6, "%.3f")
             << " us per further message of a round, "
             << fixed(inputs.round_overhead_seconds * 1e6, "%.3f") << " us per round\n";
+  if (!inputs.latency_factors.empty() || !inputs.bandwidth_factors.empty() ||
+      inputs.reverse_flow_share > 0 || inputs.nodes_per_switch > 0) {
+    std::cout << "# network model (simulated platform): factors by message size, latency "
+              << inputs.latency_factors.size() << " and bandwidth "
+              << inputs.bandwidth_factors.size() << " entries; reverse flows take "
+              << fixed(inputs.reverse_flow_share) << " of a link; "
+              << (inputs.nodes_per_switch > 0
+                      ? std::to_string(inputs.nodes_per_switch) + " nodes per switch, " +
+                            fixed(inputs.switch_link_bytes_per_second * 1e-9) +
+                            " GB/s to each other switch"
+                      : std::string("no switch level"))
+              << "\n";
+  }
   if (machine) {
     std::cout << "# measured by ping-pong (8 B and 1 MiB; rank 0 with its first node neighbour "
                  "and with another node's first rank) in this job:\n";
@@ -444,6 +530,11 @@ void write_model_json(const ModelOptions& options, const model::ModelInputs& inp
         {"node_copy_bytes_per_second", inputs.node_copy_bytes_per_second},
         {"message_overhead_seconds", inputs.message_overhead_seconds},
         {"round_overhead_seconds", inputs.round_overhead_seconds},
+        {"latency_factors", format_size_factors(inputs.latency_factors)},
+        {"bandwidth_factors", format_size_factors(inputs.bandwidth_factors)},
+        {"reverse_flow_share", inputs.reverse_flow_share},
+        {"nodes_per_switch", inputs.nodes_per_switch},
+        {"switch_link_bytes_per_second", inputs.switch_link_bytes_per_second},
         {"measured", options.measure},
         {"intra_measured", machine && machine->links.intra_measured},
         {"inter_measured", machine && machine->links.inter_measured}}},

@@ -36,10 +36,17 @@ add_test(NAME cli.error.model_parameters_without_a_key
                  "--parameters=.*theta-tra-512.json has no number \"alpha_intra_seconds\"; expected the keys model --measure --json writes"
                  $<TARGET_FILE:a2afft> model -P 8 --parameters
                  ${CMAKE_SOURCE_DIR}/docs/results/simulated/theta-tra-512.json)
+# A size factor not in SMPI's threshold:factor form is one error naming the file, key and entry.
+add_test(NAME cli.error.model_parameters_bad_factor
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
+                 "--parameters=.*model_bad_factors.json \"latency_factors\" has \"1426-1.61\"; expected threshold:factor entries"
+                 $<TARGET_FILE:a2afft> model -P 8 --parameters
+                 ${CMAKE_CURRENT_SOURCE_DIR}/cli/model_bad_factors.json)
 add_test(NAME cli.error.model_measure_with_parameters
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/cli/expect_error.sh --status 2
                  "--measure excludes --parameters"
                  $<TARGET_FILE:a2afft> model --measure --parameters x.json)
 set_tests_properties(cli.error.model_parameters_not_json cli.error.model_parameters_without_a_key
+                     cli.error.model_parameters_bad_factor
                      cli.error.model_measure_with_parameters
                      PROPERTIES LABELS cli TIMEOUT 60 ENVIRONMENT "${A2AFFT_MPI_TEST_ENV}")

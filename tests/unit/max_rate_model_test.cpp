@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include <a2afft/tools/model.hpp>
 
@@ -123,6 +124,96 @@ TEST(MaxRateModel, shared_leaders_copy_and_inject_l_at_a_time) {
   const double send_extra = 2 * message / 5e9 - message * 1e-10;
   EXPECT_NEAR(mpml.terms.injection_seconds, 2 * send_extra, 1e-15);
   EXPECT_NEAR(mpml.seconds, total_seconds(mpml.terms), 1e-15);
+}
+
+// SimGrid 3.32's default smpi/lat-factor (src/simgrid/sg_config.cpp), as the platforms state it.
+std::vector<SizeFactor> smpi_latency_factors() {
+  return {{65472, 11.6436}, {15424, 3.48845}, {9376, 2.59299}, {5776, 2.18796}, {3484, 1.88101},
+          {1426, 1.61075},  {732, 1.9503},    {257, 1.95341},  {0, 2.01467}};
+}
+
+TEST(NetworkModel, a_message_takes_the_factor_of_the_largest_threshold_below_its_size) {
+  // NetworkSmpiModel::get_latency_factor: size > threshold, 1 when no threshold is below.
+  const std::vector<SizeFactor> factors = smpi_latency_factors();
+  EXPECT_DOUBLE_EQ(size_factor(factors, 16), 2.01467);
+  EXPECT_DOUBLE_EQ(size_factor(factors, 257), 2.01467);  // not above 257
+  EXPECT_DOUBLE_EQ(size_factor(factors, 258), 1.95341);
+  EXPECT_DOUBLE_EQ(size_factor(factors, 2048), 1.61075);
+  EXPECT_DOUBLE_EQ(size_factor(factors, 1 << 20), 11.6436);
+  EXPECT_DOUBLE_EQ(size_factor(factors, 0), 1);
+  EXPECT_DOUBLE_EQ(size_factor({}, 16), 1);
+}
+
+TEST(NetworkModel, factors_scale_alpha_and_rates_and_reverse_flows_slow_the_links_out) {
+  ModelInputs inputs = machine(64, 8, 1);
+  inputs.latency_factors = {{0, 2}};
+  inputs.bandwidth_factors = {{0, 0.5}};
+  inputs.reverse_flow_share = 0.05;
+  // Off-node, one rank, 1 MB: alpha 2 us x 2; beta 0.1 ns/B x 1.05 / 0.5 = 210 us; R_N's
+  // 20 GB/s x 0.5 / 1.05 gives one rank 105 us, less than its own 210: no injection.
+  const ModelTerms off = round_terms(inputs, {1e6, 1, 1, 0});
+  EXPECT_DOUBLE_EQ(off.latency_seconds, 4e-6);
+  EXPECT_NEAR(off.bandwidth_seconds, 210e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(off.injection_seconds, 0);
+  // 8 ranks: 8 MB through 9.524 GB/s = 840 us, 630 us beyond each rank's own 210.
+  EXPECT_NEAR(round_terms(inputs, {1e6, 1, 8, 0}).injection_seconds, 630e-6, 1e-12);
+  // On-node (the loopback is no shared link): alpha 1 us x 2, 0.01 ns/B / 0.5 = 20 us.
+  const ModelTerms on = round_terms(inputs, {1e6, 1, 0, 1});
+  EXPECT_DOUBLE_EQ(on.latency_seconds, 2e-6);
+  EXPECT_NEAR(on.bandwidth_seconds, 20e-6, 1e-15);
+}
+
+TEST(NetworkModel, switch_link_flows_by_hand_on_two_switches_of_four_nodes) {
+  // 8 nodes of 4 ranks (32), 4 nodes per switch: nodes 0-3 behind switch 0, 4-7 behind 1.
+  EXPECT_EQ(switch_link_flows(32, 4, 4, 4), 4);    // node 3's 4 ranks reach node 4
+  EXPECT_EQ(switch_link_flows(32, 4, 4, 16), 16);  // every node of switch 0 reaches switch 1
+  EXPECT_EQ(switch_link_flows(32, 4, 4, 2), 2);    // half of node 3 spills onto node 4
+  EXPECT_EQ(switch_link_flows(32, 4, 4, 6), 6);    // node 2: 2 ranks; node 3: 4 ranks
+  EXPECT_EQ(switch_link_flows(32, 4, 4, 0), 0);
+  EXPECT_EQ(switch_link_flows(32, 4, 8, 16), 0);  // one switch holds every node
+  EXPECT_EQ(switch_link_flows(32, 4, 0, 16), 0);  // no switch level
+}
+
+TEST(NetworkModel, the_busiest_switch_link_bounds_an_off_node_round) {
+  ModelInputs inputs = machine(512, 8, 1);
+  inputs.nodes_per_switch = 4;
+  inputs.switch_link_bytes_per_second = 10e9;
+  // 8 ranks leave with 1 MB each (R_N: 400 us), 16 ranks' messages cross one switch link:
+  // 16 MB / 10 GB/s = 1.6 ms, 1.5 ms beyond each rank's own 100 us.
+  const ModelTerms terms = round_terms(inputs, {1e6, 1, 8, 0, 16});
+  EXPECT_NEAR(terms.injection_seconds, 1.5e-3, 1e-12);
+  // Fewer crossing than R_N needs: R_N stays the bound.
+  EXPECT_NEAR(round_terms(inputs, {1e6, 1, 8, 0, 2}).injection_seconds, 300e-6, 1e-12);
+}
+
+TEST(NetworkModel, tra_charges_its_rounds_switch_links) {
+  // P = 32, 8 nodes of 4, 4 nodes per switch, radix 32 (the direct shift): summed by hand over
+  // the 31 distances with switch_link_flows, each round max(own, R_N share, switch share).
+  ModelInputs inputs = machine(32, 4, 1000);
+  inputs.nodes_per_switch = 4;
+  inputs.switch_link_bytes_per_second = 1e9;
+  double expected = 0;
+  for (long d = 1; d < 32; ++d) {
+    const long leaving = ranks_leaving_node(32, 4, d);
+    const auto crossing = static_cast<double>(switch_link_flows(32, 4, 4, d));
+    const double off =
+        std::max({1000 * 1e-10, static_cast<double>(leaving) * 1000 / 20e9, crossing * 1000 / 1e9});
+    const double on = 1e-6 + 1000 * 1e-11;
+    expected += leaving == 0 ? on : leaving == 4 ? 2e-6 + off : std::max(2e-6 + off, on);
+  }
+  EXPECT_NEAR(model_tra(inputs, 32).seconds, expected, 1e-12);
+}
+
+TEST(NetworkModel, shared_leaders_charge_each_rounds_switch_link) {
+  // 8 nodes of 2, 4 nodes per switch, one leader: round j sends offset j + 1 from every node;
+  // from switch 0's nodes 0-3, offsets 1..7 put 1, 2, 3, 4, 3, 2, 1 messages on the link to
+  // switch 1. A message is Q^2 = 4 blocks of 1 KB: 4 us per message through 1 GB/s, beyond
+  // its own 0.4 us (R_N's share, 0.2 us, is less).
+  ModelInputs inputs = machine(16, 2, 1000);
+  inputs.nodes_per_switch = 4;
+  inputs.switch_link_bytes_per_second = 1e9;
+  const ModelResult mpml = model_shared_leaders(inputs, {"mpml(leaders=1)", 1, false});
+  EXPECT_NEAR(mpml.terms.injection_seconds, (4.0 * 16 - 7 * 0.4) * 1e-6, 1e-12);
 }
 
 TEST(MaxRateModel, every_backend_answers_at_a_million_ranks_in_seconds) {

@@ -25,6 +25,33 @@ ModelTerms side_terms(const LinkCost& link, double bytes, long senders, double n
   return terms;
 }
 
+// A message's link with SimGrid's factors of its size: alpha x the latency factor, beta / the
+// bandwidth factor, and off-node also / (1 + the reverse flows' share) (crosstraffic: every
+// link of an exchange carries the other direction's flows at that weight).
+LinkCost scaled_link(const ModelInputs& inputs, const LinkCost& link, double message_bytes,
+                     bool off_node) {
+  const double reverse = off_node ? 1 + inputs.reverse_flow_share : 1;
+  return {
+      link.alpha_seconds * size_factor(inputs.latency_factors, message_bytes),
+      link.beta_seconds_per_byte * reverse / size_factor(inputs.bandwidth_factors, message_bytes)};
+}
+
+// A shared off-node rate (R_N, a switch link) as messages of `message_bytes` get it.
+double scaled_rate(const ModelInputs& inputs, double rate, double message_bytes) {
+  return rate * size_factor(inputs.bandwidth_factors, message_bytes) /
+         (1 + inputs.reverse_flow_share);
+}
+
+// The busiest switch link's share: `crossing` ranks' `bytes` through it, beyond what the
+// node's own link and R_N already charge, is added to the injection term (the shared links).
+void add_switch_link(ModelTerms& off, const ModelInputs& inputs, const RoundLoad& round,
+                     double bytes) {
+  if (round.crossing <= 0 || inputs.switch_link_bytes_per_second <= 0) return;
+  const double rate = scaled_rate(inputs, inputs.switch_link_bytes_per_second, round.bytes);
+  const double shared = static_cast<double>(round.crossing) * bytes / rate;
+  off.injection_seconds = std::max(off.injection_seconds, shared - off.bandwidth_seconds);
+}
+
 ModelResult priced(std::string algorithm) {
   ModelResult result;
   result.algorithm = std::move(algorithm);
@@ -55,8 +82,10 @@ void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long memb
     result.blocks += blocks;
     result.inter_node_messages_per_node += leaving * senders;
     result.inter_node_bytes_per_node += static_cast<double>(leaving * senders) * bytes;
-    add_terms(result.terms,
-              round_terms(inputs, {bytes, 1, leaving * senders, (per_node - leaving) * senders}));
+    const long crossing =
+        switch_link_flows(members, per_node, inputs.nodes_per_switch, distance) * senders;
+    add_terms(result.terms, round_terms(inputs, {bytes, 1, leaving * senders,
+                                                 (per_node - leaving) * senders, crossing}));
   }
 }
 
@@ -71,6 +100,27 @@ void add_intra_rounds(ModelResult& result, const ModelInputs& inputs, long count
             static_cast<double>(count));
 }
 
+// tra2's phase 2: TRA among the N nodes with `radix`, every message Q times the node-level
+// blocks (one super-block per local rank), all Q ranks of a node leaving it at once.
+void add_tra2_inter_rounds(ModelResult& result, const ModelInputs& inputs, long radix) {
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = inputs.ranks / per_node;
+  if (nodes < 2) return;
+  const int width = radix_digits(nodes - 1, radix);
+  for (int position = 0; position < width; ++position) {
+    const long place = integer_power(radix, position);
+    for (long value = 1; value < radix; ++value) {
+      const long blocks = tra_round_blocks_by_formula(nodes, radix, position, value) * per_node;
+      if (blocks == 0) continue;
+      const long distance = value * place * per_node;
+      const long crossing =
+          switch_link_flows(inputs.ranks, per_node, inputs.nodes_per_switch, distance);
+      add_terms(result.terms,
+                round_terms(inputs, {bytes_of(inputs, blocks), 1, per_node, 0, crossing}));
+    }
+  }
+}
+
 void require(bool condition, const std::string& what) {
   if (!condition) throw std::invalid_argument(what);
 }
@@ -81,19 +131,60 @@ ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round) {
   const double bytes = static_cast<double>(round.messages) * round.bytes;
   ModelTerms slower;
   if (round.on_node > 0 || round.off_node == 0) {
-    slower = side_terms(inputs.intra, bytes, round.on_node, inputs.node_copy_bytes_per_second,
-                        &ModelTerms::copy_seconds);
+    slower = side_terms(scaled_link(inputs, inputs.intra, round.bytes, false), bytes, round.on_node,
+                        inputs.node_copy_bytes_per_second, &ModelTerms::copy_seconds);
   }
   if (round.off_node > 0) {
-    const ModelTerms off =
-        side_terms(inputs.inter, bytes, round.off_node, inputs.node_injection_bytes_per_second,
+    ModelTerms off =
+        side_terms(scaled_link(inputs, inputs.inter, round.bytes, true), bytes, round.off_node,
+                   scaled_rate(inputs, inputs.node_injection_bytes_per_second, round.bytes),
                    &ModelTerms::injection_seconds);
+    add_switch_link(off, inputs, round, bytes);
     if (round.on_node == 0 || total_seconds(off) >= total_seconds(slower)) slower = off;
   }
   slower.overhead_seconds =
       static_cast<double>(std::max(0L, round.messages - 1)) * inputs.message_overhead_seconds +
       inputs.round_overhead_seconds;
   return slower;
+}
+
+double size_factor(const std::vector<SizeFactor>& factors, double message_bytes) {
+  double factor = 1;
+  double threshold = -1;
+  for (const SizeFactor& entry : factors) {
+    if (message_bytes > entry.above_bytes && entry.above_bytes > threshold) {
+      threshold = entry.above_bytes;
+      factor = entry.factor;
+    }
+  }
+  return factor;
+}
+
+long switch_link_flows(long members, long per_node, long per_switch, long distance) {
+  const long nodes = members / per_node;
+  const long shift = distance % members;
+  if (per_switch <= 0 || nodes <= per_switch || shift == 0) return 0;
+  // Members l < per_node - spill of a node go node_shift nodes on, the other spill one further.
+  const long node_shift = shift / per_node;
+  const long spill = shift % per_node;
+  std::vector<std::pair<long, long>> to_switch;  // (switch, members), at most 2 per_switch
+  for (long node = 0; node < per_switch; ++node) {
+    const std::pair<long, long> parts[] = {{node_shift, per_node - spill}, {node_shift + 1, spill}};
+    for (const auto& [offset, count] : parts) {
+      const long target = (node + offset) % nodes / per_switch;
+      if (count == 0 || target == 0) continue;
+      auto found = std::find_if(to_switch.begin(), to_switch.end(),
+                                [&](const auto& entry) { return entry.first == target; });
+      if (found == to_switch.end())
+        to_switch.emplace_back(target, count);
+      else
+        found->second += count;
+    }
+  }
+  long busiest = 0;
+  for (const auto& entry : to_switch)
+    busiest = std::max(busiest, entry.second);
+  return busiest;
 }
 
 ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_bytes,
@@ -142,7 +233,10 @@ ModelResult model_tra(const ModelInputs& inputs, long radix) {
       result.blocks += blocks;
       result.inter_node_messages_per_node += leaving;
       result.inter_node_bytes_per_node += static_cast<double>(leaving) * bytes;
-      add_terms(result.terms, round_terms(inputs, {bytes, 1, leaving, per_node - leaving}));
+      const long crossing =
+          switch_link_flows(inputs.ranks, per_node, inputs.nodes_per_switch, value * place);
+      add_terms(result.terms,
+                round_terms(inputs, {bytes, 1, leaving, per_node - leaving, crossing}));
     }
   }
   finish(result, inputs);
@@ -159,16 +253,16 @@ ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_r
   result.blocks = counts.intra.blocks + counts.inter.blocks;
   result.inter_node_messages_per_node = counts.inter.rounds * per_node;
   result.inter_node_bytes_per_node = bytes_of(inputs, counts.inter.blocks * per_node);
-  // Every round of a phase carries the same super-block size on average: each phase is priced
-  // as its rounds of the mean message, all Q ranks inside the node (phase 1) or all Q leaving it
-  // (phase 2) at once.
-  const std::pair<TraCounts, bool> phases[] = {{counts.intra, false}, {counts.inter, true}};
-  for (const auto& [phase, off_node] : phases) {
-    if (phase.rounds == 0) continue;
-    const double bytes = bytes_of(inputs, phase.blocks) / static_cast<double>(phase.rounds);
-    const RoundLoad round{bytes, 1, off_node ? per_node : 0, off_node ? 0 : per_node};
-    add_terms(result.terms, round_terms(inputs, round), static_cast<double>(phase.rounds));
+  // Phase 1 is priced as its rounds of the mean super-block, all Q ranks inside the node at
+  // once; phase 2 round by round (its node distance decides the switch links it loads), all Q
+  // ranks leaving the node at once.
+  if (counts.intra.rounds > 0) {
+    const double bytes =
+        bytes_of(inputs, counts.intra.blocks) / static_cast<double>(counts.intra.rounds);
+    add_terms(result.terms, round_terms(inputs, {bytes, 1, 0, per_node}),
+              static_cast<double>(counts.intra.rounds));
   }
+  add_tra2_inter_rounds(result, inputs, inter_radix);
   finish(result, inputs);
   return result;
 }
@@ -220,10 +314,35 @@ LeaderStages leader_stages(const ModelInputs& inputs, long leaders, double messa
   stages.gather = side_terms({0, inputs.intra.beta_seconds_per_byte}, message_bytes, leaders,
                              copy_rate, &ModelTerms::copy_seconds);
   stages.scatter = stages.gather;
-  stages.send = side_terms(inputs.inter, message_bytes, leaders,
-                           inputs.node_injection_bytes_per_second, &ModelTerms::injection_seconds);
+  stages.send =
+      side_terms(scaled_link(inputs, inputs.inter, message_bytes, true), message_bytes, leaders,
+                 scaled_rate(inputs, inputs.node_injection_bytes_per_second, message_bytes),
+                 &ModelTerms::injection_seconds);
   stages.send.overhead_seconds = inputs.round_overhead_seconds;
   return stages;
+}
+
+// The most messages from one switch's nodes (the first switch's) that share its link to another
+// switch when every node sends one to each node offset first..last: the shared leaders' round.
+long switch_link_messages(long nodes, long per_switch, long first, long last) {
+  if (per_switch <= 0 || nodes <= per_switch) return 0;
+  std::vector<std::pair<long, long>> to_switch;  // (switch, messages)
+  for (long node = 0; node < per_switch; ++node) {
+    for (long offset = first; offset <= last; ++offset) {
+      const long target = (node + offset) % nodes / per_switch;
+      if (target == 0) continue;
+      auto found = std::find_if(to_switch.begin(), to_switch.end(),
+                                [&](const auto& entry) { return entry.first == target; });
+      if (found == to_switch.end())
+        to_switch.emplace_back(target, 1);
+      else
+        ++found->second;
+    }
+  }
+  long busiest = 0;
+  for (const auto& entry : to_switch)
+    busiest = std::max(busiest, entry.second);
+  return busiest;
 }
 
 }  // namespace
@@ -242,16 +361,23 @@ ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderMo
       side_terms({0, inputs.intra.beta_seconds_per_byte}, bytes_of(inputs, per_node), per_node,
                  inputs.node_copy_bytes_per_second, &ModelTerms::copy_seconds);
   ModelTerms messages;
-  if (row.overlap && served > 0) {
-    for (const ModelTerms* stage : {&stages.gather, &stages.send, &stages.scatter})
-      add_terms(messages, *stage);
+  for (long round = 0; round < served; ++round) {
+    // Round j's leaders send to node offsets jL + 1 .. jL + L (served_offsets).
+    const long first = round * row.leaders + 1;
+    const long last = std::min(nodes - 1, first + row.leaders - 1);
+    ModelTerms send = stages.send;
+    const long crossing = switch_link_messages(nodes, inputs.nodes_per_switch, first, last);
+    add_switch_link(send, inputs, {message_bytes, 1, row.leaders, 0, crossing}, message_bytes);
+    const ModelTerms* sending = &send;
+    if (!row.overlap || round == 0) {
+      for (const ModelTerms* stage : {&stages.gather, sending, &stages.scatter})
+        add_terms(messages, *stage);
+      continue;
+    }
     const ModelTerms* slowest = &stages.gather;
-    for (const ModelTerms* stage : {&stages.send, &stages.scatter})
+    for (const ModelTerms* stage : {sending, &stages.scatter})
       if (total_seconds(*stage) > total_seconds(*slowest)) slowest = stage;
-    add_terms(messages, *slowest, static_cast<double>(served - 1));
-  } else {
-    for (const ModelTerms* stage : {&stages.gather, &stages.send, &stages.scatter})
-      add_terms(messages, *stage, static_cast<double>(served));
+    add_terms(messages, *slowest);
   }
   ModelResult result = priced(row.algorithm);
   result.rounds = served;

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include <a2afft/tools/model_types.hpp>
 
@@ -23,19 +24,36 @@ using model::MeasuredLinks;
 using model::ModelInputs;
 using model::ModelResult;
 using model::ModelTerms;
+using model::SizeFactor;
 
 /// One round as one node sees it: every sending rank sends `messages` messages of `bytes`
-/// each; `off_node` of the node's ranks send off-node and `on_node` send inside it, at once.
+/// each; `off_node` of the node's ranks send off-node and `on_node` send inside it, at once;
+/// `crossing` ranks' messages go through the busiest link from the node's switch to another
+/// (switch_link_flows).
 struct RoundLoad {
   double bytes = 0;
   long messages = 1;
   long off_node = 0;
   long on_node = 0;
+  long crossing = 0;
 };
 
-/// The terms of one round: its slower side, off-node (inter alpha, beta, and the share of R_N)
-/// or on-node (intra alpha, beta, and the share of the node's copy rate), plus (messages - 1) o and
-/// the round's own overhead.
+/// The factor of a message of `message_bytes` in `factors` (SizeFactor): the value of the
+/// largest threshold below the size, 1 when none.
+double size_factor(const std::vector<SizeFactor>& factors, double message_bytes);
+
+/// In a round where member i (of `members`, numbered node by node, `per_node` on each node)
+/// sends to member i + `distance`: the most members of one switch's nodes (`per_switch` nodes
+/// per switch, in order) whose messages share one link to another switch. Counted for the first
+/// switch (every switch alike when the switches divide the nodes). 0 when all nodes are behind
+/// one switch or per_switch is 0.
+long switch_link_flows(long members, long per_node, long per_switch, long distance);
+
+/// The terms of one round: its slower side, off-node (inter alpha, beta, and the share of R_N
+/// or of the busiest switch link, whichever is slower) or on-node (intra alpha, beta, and the
+/// share of the node's copy rate), plus (messages - 1) o and the round's own overhead. Alpha
+/// takes the latency factor of the message's size, every rate its bandwidth factor, and the
+/// off-node rates are divided by 1 + the reverse flows' share.
 ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round);
 /// The sum of the terms: a prediction's seconds.
 double total_seconds(const ModelTerms& terms);
@@ -89,7 +107,8 @@ struct SharedLeaderModel {
 /// blocks; two node barriers of ceil(log2 Q) intra-node latencies. mpml and nmpml run the
 /// messages one after another (k (gather + send + scatter)); onmpml pipelines them
 /// (gather + send + scatter + (k - 1) max of the three) while the intra copies overlap.
-/// The L leaders copy at once (sharing the node's copy rate) and send at once (sharing R_N);
+/// The L leaders copy at once (sharing the node's copy rate) and send at once (sharing R_N, and
+/// each round's busiest switch link: round j sends to node offsets jL + 1 .. jL + L);
 /// the own node's blocks are copied by all Q ranks at once.
 /// Throws std::invalid_argument when `leaders` is not 1..Q.
 ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row);

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 // The cost model's data, defined once: the tools' a2afft::model names (model.hpp) and the
 // engine's schedule math (transpose/schedule/cost_model.hpp re-exports them into
@@ -44,6 +45,15 @@ struct MeasuredLinks {
   double round_overhead_seconds = 0;
 };
 
+/// A factor of a message's latency or rate by the message's size, as SimGrid's SMPI states its
+/// network model (smpi/lat-factor, smpi/bw-factor, "threshold:value;..."): a message of m bytes
+/// takes the value of the largest threshold below m, and 1 when there is none (SimGrid 3.32's
+/// NetworkSmpiModel::get_latency_factor and get_bandwidth_factor).
+struct SizeFactor {
+  double above_bytes;  ///< the threshold: messages larger than this take `factor`
+  double factor;       ///< what alpha is multiplied by (latency) or a rate (bandwidth)
+};
+
 /// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
 /// node, blocks of `block_bytes`, one LinkCost inside a node and one between nodes. A round
 /// costs what its slowest message costs. The trailing terms make it a max-rate model
@@ -65,6 +75,23 @@ struct ModelInputs {
   double message_overhead_seconds = 0;
   /// What each round costs beyond its messages (MeasuredLinks::round_overhead_seconds).
   double round_overhead_seconds = 0;
+  /// A message's alpha times the factor of its size (SizeFactor); empty: 1 (a real machine,
+  /// whose alpha is measured). Simulated platforms state SimGrid's defaults.
+  std::vector<SizeFactor> latency_factors{};
+  /// Every rate a message of m bytes gets (1/beta, R_N, the switch links) times the factor of
+  /// its size; empty: 1.
+  std::vector<SizeFactor> bandwidth_factors{};
+  /// The share of a link's rate that each flow the other way takes (SimGrid's
+  /// network/crosstraffic: 0.05, the acknowledgements). In an exchange each direction of a link
+  /// carries the other direction's flows at this weight, so off-node rates are divided by
+  /// 1 + this share; 0: none.
+  double reverse_flow_share = 0;
+  /// The nodes behind one switch whose link to each other switch carries all of that switch
+  /// pair's traffic (a dragonfly chassis's green links, one per pair of routers); 0: no such
+  /// level (every node's traffic meets only its own link).
+  long nodes_per_switch = 0;
+  /// The rate of the link from one switch to another (its parallel links together); 0: unlimited.
+  double switch_link_bytes_per_second = 0;
 };
 
 /// Where a prediction's time goes: the terms add up to ModelResult::seconds.
@@ -72,8 +99,9 @@ struct ModelTerms {
   double latency_seconds = 0;    ///< alpha of every round's slowest message
   double overhead_seconds = 0;   ///< o of further messages, and each round's own overhead
   double bandwidth_seconds = 0;  ///< bytes * beta: one rank's own link or copy rate
-  double injection_seconds = 0;  ///< what the node's shared link out adds (max-rate)
-  double copy_seconds = 0;       ///< what the node's shared memory adds under contention
+  /// What the shared links add: the node's link out (max-rate), and the links between switches
+  double injection_seconds = 0;
+  double copy_seconds = 0;  ///< what the node's shared memory adds under contention
 };
 
 /// What one algorithm costs on ModelInputs.
