@@ -174,11 +174,9 @@ std::string settings_of(const Fft1dRun& run, const Fft1dCommandOptions& options)
           : ", HPCC mode";
   return "N " + std::to_string(run.n) + " = " + std::to_string(run.split[0]) + " x " +
          std::to_string(run.split[1]) + ", " + split_text(run.ranks.size(), run.threads) +
-         binding_note(run.threads) +
-         (run.threads > 1 && run.engines.fftw_mpi ? " (fftw-mpi: 1 thread)" : "") + ", " +
-         options.output + " output (fftw-mpi: natural), " + run.transform.to_string() + ", " +
-         options.run.rigor + ", " + options.run.arrays + " arrays, " +
-         std::to_string(options.run.iterations) + " timed runs after " +
+         binding_note(run.threads) + ", " + options.output + " output (fftw-mpi: natural), " +
+         run.transform.to_string() + ", " + options.run.rigor + ", " + options.run.arrays +
+         " arrays, " + std::to_string(options.run.iterations) + " timed runs after " +
          std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order) + hpcc;
 }
 
@@ -188,7 +186,8 @@ std::vector<CandidateMaker> makers_of(const Fft1dRun& run) {
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (run.engines.fftw_mpi) {
     makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
-      return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform, run.arrays);
+      return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform, run.arrays,
+                              run.threads);
     }));
   }
 #endif

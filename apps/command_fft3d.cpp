@@ -224,7 +224,6 @@ std::string settings_of(const Fft3dRun& run, const Fft3dCommandOptions& options)
          (run.two_d ? "slabs on " + std::to_string(run.ranks.size()) + " ranks"
                     : "grid " + run.grid_text()) +
          ", " + split_text(run.ranks.size(), run.threads) + binding_note(run.threads) +
-         (run.threads > 1 && run.engines.fftw_mpi ? " (fftw-mpi: 1 thread)" : "") +
          (run.threads > 1 && run.engines.fftw_serial ? " (fftw: 1 thread)" : "") + ", " +
          options.output + " output, " + run.transform.to_string() + ", " + options.run.rigor +
          ", " + options.run.arrays + " arrays, " + std::to_string(options.run.iterations) +
@@ -269,7 +268,7 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   if (run.engines.fftw_mpi) {
     makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
       return make_fftw_mpi_3d(MPI_COMM_WORLD, run.shape, run.rigor, !run.natural, run.transform,
-                              run.two_d, run.arrays);
+                              run.two_d, run.arrays, run.threads);
     }));
   }
 #endif

@@ -72,7 +72,8 @@ void FftRunOptions::add_to(CLI::App& command) {
       "Threads per rank of the a2afft rows (OpenMP; PlanOptions::threads), at least 1: each "
       "sweep's planes are split across them, with the same bits as one thread. Default: "
       "OMP_NUM_THREADS (its first number) when set, else 1. The header, CSV and JSON name the "
-      "split as ranks x threads; fftw-mpi and fftw rows run on one thread. Bind threaded runs so "
+      "split as ranks x threads; fftw-mpi rows plan with as many FFTW threads (FFTW's "
+      "Combining MPI and Threads), fftw rows run on one. Bind threaded runs so "
       "that a rank's threads have cores: mpirun --bind-to none, or --map-by slot:PE=N");
   command.add_option("--json", json_path, "Also write the results as JSON to FILE");
   command.add_option("--csv", csv_path, "Also write the results as CSV to FILE");

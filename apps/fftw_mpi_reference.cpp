@@ -78,7 +78,8 @@ class FftwMpi3d final : public FftCandidate {
   using C = typename Api::FftwComplex;
 
   FftwMpi3d(MPI_Comm comm, const std::array<std::size_t, 3>& shape, Rigor rigor,
-            bool transposed_output, const BenchmarkTransform& transform, bool two_d, Arrays arrays)
+            bool transposed_output, const BenchmarkTransform& transform, bool two_d, Arrays arrays,
+            int threads)
       : FftCandidate("fftw-mpi", transform),
         comm_(comm),
         shape_(shape),
@@ -126,20 +127,22 @@ class FftwMpi3d final : public FftCandidate {
     const unsigned out_flag = transposed_output ? FFTW_MPI_TRANSPOSED_OUT : 0;
     const unsigned in_flag = transposed_output ? FFTW_MPI_TRANSPOSED_IN : 0;
     const auto block = FFTW_MPI_DEFAULT_BLOCK;
-    if (transform.kind == Kind::r2r) {
-      plan_r2r(rank, logical, comm, flags, transposed_output);
-    } else if (r2c) {
-      auto* real = reinterpret_cast<Real*>(data_);
-      forward_ =
-          Api::plan_r2c(rank, logical, howmany, block, block, real, data_, comm, flags | out_flag);
-      backward_ =
-          Api::plan_c2r(rank, logical, howmany, block, block, data_, real, comm, flags | in_flag);
-    } else {
-      forward_ = Api::plan_dft(rank, logical, howmany, block, block, data_, data_, comm,
-                               FFTW_FORWARD, flags | out_flag);
-      backward_ = Api::plan_dft(rank, logical, howmany, block, block, data_, data_, comm,
-                                FFTW_BACKWARD, flags | in_flag);
-    }
+    plan_fftw_with_threads(transform.precision, threads, [&] {
+      if (transform.kind == Kind::r2r) {
+        plan_r2r(rank, logical, comm, flags, transposed_output);
+      } else if (r2c) {
+        auto* real = reinterpret_cast<Real*>(data_);
+        forward_ = Api::plan_r2c(rank, logical, howmany, block, block, real, data_, comm,
+                                 flags | out_flag);
+        backward_ =
+            Api::plan_c2r(rank, logical, howmany, block, block, data_, real, comm, flags | in_flag);
+      } else {
+        forward_ = Api::plan_dft(rank, logical, howmany, block, block, data_, data_, comm,
+                                 FFTW_FORWARD, flags | out_flag);
+        backward_ = Api::plan_dft(rank, logical, howmany, block, block, data_, data_, comm,
+                                  FFTW_BACKWARD, flags | in_flag);
+      }
+    });
     if (forward_ == nullptr || backward_ == nullptr) {
       release();  // the destructor does not run for a constructor that throws
       throw UsageError("fftw-mpi: FFTW-MPI could not plan " + shape_to_string(shape) + " " +
@@ -221,7 +224,7 @@ class FftwMpi1d final : public FftCandidate {
   using C = typename Api::FftwComplex;
 
   FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const BenchmarkTransform& transform,
-            Arrays arrays)
+            Arrays arrays, int threads)
       : FftCandidate("fftw-mpi", transform), comm_(comm), n_(n) {
     initialize<Real>();
     const auto length = static_cast<ptrdiff_t>(n);
@@ -239,10 +242,12 @@ class FftwMpi1d final : public FftCandidate {
     in_ = in_array_.as<C>();
     out_ = out_array_.as<C>();
     const auto block = FFTW_MPI_DEFAULT_BLOCK;
-    forward_ = Api::plan_dft(1, &length, howmany, block, block, in_, out_, comm, FFTW_FORWARD,
-                             fftw_planner_flags(rigor));
-    backward_ = Api::plan_dft(1, &length, howmany, block, block, out_, in_, comm, FFTW_BACKWARD,
-                              fftw_planner_flags(rigor));
+    plan_fftw_with_threads(transform.precision, threads, [&] {
+      forward_ = Api::plan_dft(1, &length, howmany, block, block, in_, out_, comm, FFTW_FORWARD,
+                               fftw_planner_flags(rigor));
+      backward_ = Api::plan_dft(1, &length, howmany, block, block, out_, in_, comm, FFTW_BACKWARD,
+                                fftw_planner_flags(rigor));
+    });
     if (forward_ == nullptr || backward_ == nullptr) {
       release();  // the destructor does not run for a constructor that throws
       int ranks = 0;
@@ -318,21 +323,22 @@ std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,
                                                bool transposed_output,
                                                const BenchmarkTransform& transform, bool two_d,
-                                               Arrays arrays) {
+                                               Arrays arrays, int threads) {
   if (transform.precision == Precision::single_precision) {
     return std::make_unique<FftwMpi3d<float>>(comm, shape, rigor, transposed_output, transform,
-                                              two_d, arrays);
+                                              two_d, arrays, threads);
   }
   return std::make_unique<FftwMpi3d<double>>(comm, shape, rigor, transposed_output, transform,
-                                             two_d, arrays);
+                                             two_d, arrays, threads);
 }
 
 std::unique_ptr<FftCandidate> make_fftw_mpi_1d(MPI_Comm comm, std::size_t n, Rigor rigor,
-                                               const BenchmarkTransform& transform, Arrays arrays) {
+                                               const BenchmarkTransform& transform, Arrays arrays,
+                                               int threads) {
   if (transform.precision == Precision::single_precision) {
-    return std::make_unique<FftwMpi1d<float>>(comm, n, rigor, transform, arrays);
+    return std::make_unique<FftwMpi1d<float>>(comm, n, rigor, transform, arrays, threads);
   }
-  return std::make_unique<FftwMpi1d<double>>(comm, n, rigor, transform, arrays);
+  return std::make_unique<FftwMpi1d<double>>(comm, n, rigor, transform, arrays, threads);
 }
 
 }  // namespace a2afft::commands

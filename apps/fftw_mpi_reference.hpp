@@ -22,11 +22,13 @@ namespace a2afft::commands {
 /// FFTW_MPI_TRANSPOSED_IN: the output is then stored [local n1][n0][n2], dims 0 and 1 swapped.
 /// The whole transform counts as `compute`: FFTW-MPI's transposes cannot be timed apart.
 /// `two_d`: shape is {1, n0, n1}, planned as FFTW-MPI's 2D transform of n0 x n1 (rank 2).
+/// `threads`: FFTW's threads per rank (fftw_plan_with_nthreads; "Combining MPI and Threads" in
+/// FFTW's manual), the run's --threads, so that it stands beside a2afft's threaded rows.
 std::unique_ptr<FftCandidate> make_fftw_mpi_3d(MPI_Comm comm,
                                                const std::array<std::size_t, 3>& shape, Rigor rigor,
                                                bool transposed_output,
                                                const BenchmarkTransform& transform, bool two_d,
-                                               Arrays arrays);
+                                               Arrays arrays, int threads);
 
 /// Why FFTW-MPI is not run on a 3D array of `shape` (a 2D one of shape[1] x shape[2] when
 /// `two_d`) over `ranks` ranks, or "" where it is: FFTW-MPI 3.3.10 with fewer planes than ranks
@@ -44,6 +46,7 @@ CandidateMaker fftw_mpi_maker(bool beside_a2afft, MakeCandidate make);
 /// fftw(f)_mpi_plan_many_dft of rank 1, howmany = the batch (interleaved), natural order on both
 /// sides, out of place: forward reads the loaded array and writes a second, backward the reverse.
 std::unique_ptr<FftCandidate> make_fftw_mpi_1d(MPI_Comm comm, std::size_t n, Rigor rigor,
-                                               const BenchmarkTransform& transform, Arrays arrays);
+                                               const BenchmarkTransform& transform, Arrays arrays,
+                                               int threads);
 
 }  // namespace a2afft::commands

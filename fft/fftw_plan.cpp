@@ -121,6 +121,20 @@ class PlanningThreads {
   int program_threads_;
 };
 
+}  // namespace
+
+template <typename Real>
+void with_planning_threads(int threads, const std::function<void()>& plan) {
+  prepare_fftw<Real>();
+  const PlanningThreads<Real> planning(threads);
+  plan();
+}
+
+template void with_planning_threads<double>(int, const std::function<void()>&);
+template void with_planning_threads<float>(int, const std::function<void()>&);
+
+namespace {
+
 unsigned plan_flags(Rigor rigor, bool aligned) {
   return fftw_planner_flags(rigor) | (aligned ? 0U : static_cast<unsigned>(FFTW_UNALIGNED));
 }

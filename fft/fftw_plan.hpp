@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,12 @@ using a2afft::Scaling;
 /// other place that plans with FFTW.
 template <typename Real>
 void prepare_fftw();
+
+/// Runs `plan` (which makes FFTW plans of precision `Real`, FFTW-MPI's included) with FFTW's
+/// planner set to `threads` threads, under the same lock and restoring the program's count as
+/// a2afft's own plans do; prepare_fftw first. For the command's FFTW reference rows.
+template <typename Real>
+void with_planning_threads(int threads, const std::function<void()>& plan);
 
 /// "-mpi" when prepare_fftw registers FFTW-MPI's solvers in this build, else "". FFTW refuses
 /// wisdom made by a planner with another set of solvers (its header hashes them), so a build

@@ -48,6 +48,14 @@ void export_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precis
   }
 }
 
+void plan_fftw_with_threads(Precision precision, int threads, const std::function<void()>& plan) {
+  if (precision == Precision::single_precision) {
+    detail::fft::with_planning_threads<float>(threads, plan);
+  } else {
+    detail::fft::with_planning_threads<double>(threads, plan);
+  }
+}
+
 std::string wisdom_cache_file() {
   const auto variable = [](const char* name) {
     const char* value = std::getenv(name);

@@ -78,14 +78,16 @@ std::array<int, 2> parse_grid(std::string_view text, int ranks, std::string_view
                                ", e.g. " + grid_text(Fft3d::default_grid(ranks)) +
                                " (or auto to time the candidate grids)";
   const std::string named = std::string(option) + "=" + std::string(text);
-  if (!rows || !columns || *rows > p || *columns > p) {
+  // Read out as values: GCC 12 took the optionals' reads after the check as maybe-uninitialized.
+  const std::size_t p0 = rows.value_or(0), p1 = columns.value_or(0);
+  if (p0 == 0 || p1 == 0 || p0 > p || p1 > p) {
     throw UsageError(named + " is not valid; " + expected);
   }
-  if (*rows * *columns != p) {
-    throw UsageError(named + " has " + std::to_string(*rows * *columns) +
-                     " ranks but the job has " + std::to_string(ranks) + "; " + expected);
+  if (p0 * p1 != p) {
+    throw UsageError(named + " has " + std::to_string(p0 * p1) + " ranks but the job has " +
+                     std::to_string(ranks) + "; " + expected);
   }
-  return {static_cast<int>(*rows), static_cast<int>(*columns)};
+  return {static_cast<int>(p0), static_cast<int>(p1)};
 }
 
 std::size_t parse_length(std::string_view text, std::string_view option) {

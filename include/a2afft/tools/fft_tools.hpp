@@ -10,6 +10,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,9 +55,16 @@ bool import_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precis
                         std::string_view option = "wisdom file");
 void export_fftw_wisdom(const std::string& path, MPI_Comm comm, Precision precision,
                         std::string_view option = "wisdom file");
+/// Runs `plan`, which makes FFTW or FFTW-MPI plans of `precision`, with FFTW's planner set to
+/// `threads` threads (fftw_plan_with_nthreads), under the lock a2afft's own planning takes, and
+/// the program's count restored after; FFTW's threads (and FFTW-MPI where built) are readied
+/// first. The command's fftw-mpi rows plan with the run's threads through it.
+void plan_fftw_with_threads(Precision precision, int threads, const std::function<void()>& plan);
+
 /// This machine's wisdom cache, where the a2afft command keeps FFTW's measured plans between
-/// runs: the file `HOST-FFTWVERSION.wisdom` (e.g. `node7-fftw-3.3.10-sse2-avx.wisdom`; float's
-/// beside it with `.fftwf` added) in $A2AFFT_WISDOM_DIR, else $XDG_CACHE_HOME/a2afft, else
+/// runs: the file `HOST-FFTWVERSION.wisdom` (e.g. `node7-fftw-3.3.10-sse2-avx.wisdom`, with
+/// `-mpi` before `.wisdom` in a build with FFTW-MPI, whose solvers other builds cannot read;
+/// float's beside it with `.fftwf` added) in $A2AFFT_WISDOM_DIR, else $XDG_CACHE_HOME/a2afft, else
 /// $HOME/.cache/a2afft. Empty when none of the three is set. Creates nothing.
 std::string wisdom_cache_file();
 
