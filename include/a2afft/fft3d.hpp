@@ -25,13 +25,6 @@ enum class Fft3dOutput {
   natural,
 };
 
-/// How an Fft3d is planned: the options every FFT shares (PlanOptions: exchange, rigor,
-/// scaling, wisdom, layout, kind, precision, batch) and the 3D plan's own. Every field has a
-/// working default; set only what you need:
-///
-///     a2afft::Fft3dOptions options;
-///     options.scaling = a2afft::Scaling::full;
-///     a2afft::Fft3d fft(MPI_COMM_WORLD, {256, 256, 256}, options);
 /// Fft3dOptions::grid = timed_grid: the constructor times the candidate grids
 /// (Fft3d::grid_candidates), each planned with its exchanges as the options ask (an `auto`
 /// exchange timed on that grid), by one warm-up and three timed forward() and backward() pairs
@@ -44,6 +37,13 @@ enum class Fft3dOutput {
 /// candidate.
 inline constexpr std::array<int, 2> timed_grid{-1, -1};
 
+/// How an Fft3d is planned: the options every FFT shares (PlanOptions: exchange, rigor,
+/// scaling, wisdom, layout, kind, precision, batch) and the 3D plan's own. Every field has a
+/// working default; set only what you need:
+///
+///     a2afft::Fft3dOptions options;
+///     options.scaling = a2afft::Scaling::full;
+///     a2afft::Fft3d fft(MPI_COMM_WORLD, {256, 256, 256}, options);
 struct Fft3dOptions : PlanOptions {
   /// The p0 x p1 process grid, p0 * p1 = the communicator's size; {0, 0} chooses the most
   /// square grid with p0 >= p1 (slabs, p1 = 1, on a prime number of ranks); timed_grid times
