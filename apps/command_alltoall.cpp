@@ -649,7 +649,8 @@ Runner add_alltoall(CLI::App& app) {
   command
       ->add_option("--stats", options->stats,
                    "a2afft: per run the max over ranks, then median/min/max over runs; osu: also "
-                   "osu_alltoall -f's figures, each rank's mean over the runs, then their "
+                   "osu_alltoall -f's figures, from osu_alltoall's own loop on each plan after "
+                   "its runs (--warmup, then --iters back to back): each rank's mean, then their "
                    "average, min and max over ranks (columns osu avg/min/max)")
       ->check(CLI::IsMember({"a2afft", "osu"}))
       ->capture_default_str();
