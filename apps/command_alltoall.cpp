@@ -26,6 +26,7 @@
 #include "copy_bandwidth_text.hpp"
 #include "memory_check.hpp"
 #include "options.hpp"
+#include "osu_loop.hpp"
 #include "report/reporter.hpp"
 #include "report/stats.hpp"
 #include "run_order.hpp"
@@ -244,7 +245,7 @@ class AlltoallBenchmark {
       row.phase_median_seconds[name] = report::summarize(series).median;
     }
     if (options_.stats == "osu") {
-      row.osu = osu_figures(seconds);
+      row.osu = osu_figures(trial);
       osu_split_phase(trial);
     }
     report::max_over_ranks(seconds, MPI_COMM_WORLD);
@@ -264,17 +265,27 @@ class AlltoallBenchmark {
     rows_.push_back(std::move(row));
   }
 
-  // --stats osu (collective): osu_alltoall -f's figures from this rank's `seconds` of every
-  // timed run, before they become the max over ranks. Every rank's mean is gathered, so the
-  // average, min and max over ranks are report::osu_summary's, which is tested on its own.
-  report::OsuSummary osu_figures(const std::vector<double>& seconds) const {
-    const double rank_mean_seconds = report::mean(seconds);
+  // --stats osu (collective): osu_alltoall -f's figures, measured as osu_alltoall measures
+  // them: its own loop (osu_loop.hpp) on this plan after the row's runs, its warm-ups and timed
+  // calls back to back, not a2afft's runs, which are interleaved with the other plans' and so
+  // start with cold caches. Every rank's mean is gathered, so the average, min and max over
+  // ranks are report::osu_summary's, which is tested on its own.
+  report::OsuSummary osu_figures(Trial& trial) const {
+    const OsuLoopCalls calls{.call = [&] { trial.plan->run(trial.send, trial.recv); },
+                             .barrier =
+                                 [] {
+                                   if (MPI_Barrier(MPI_COMM_WORLD) != MPI_SUCCESS)
+                                     throw MpiError("MPI_Barrier(osu_alltoall's loop) failed");
+                                 },
+                             .seconds_now = [] { return MPI_Wtime(); }};
+    const double rank_mean_seconds =
+        osu_loop_mean_seconds(options_.warmup, options_.iterations, calls);
     std::vector<double> rank_means(static_cast<std::size_t>(ranks_.size()));
     if (MPI_Allgather(&rank_mean_seconds, 1, MPI_DOUBLE, rank_means.data(), 1, MPI_DOUBLE,
                       MPI_COMM_WORLD) != MPI_SUCCESS) {
       throw MpiError("MPI_Allgather(each rank's mean seconds) failed");
     }
-    return report::osu_summary(rank_means, static_cast<int>(seconds.size()));
+    return report::osu_summary(rank_means, options_.iterations);
   }
 
   // --stats osu (collective): osu_ialltoall's figures for a plan with a split phase, after its
@@ -430,15 +441,24 @@ std::vector<std::string> runnable_specs(const std::vector<cli::ExchangeChoice>& 
   return runnable;
 }
 
-// --stats osu's words for the settings line, and where OSU's timing differs from ours.
+// --stats osu's words for the settings line: how its figures are measured.
 constexpr const char* kOsuText =
-    "osu: osu_alltoall -f's figures too: each rank's mean over the timed runs, then the mean, "
-    "min and max of those over ranks (each run timed on its own rank after a barrier, as OSU's "
-    "calls are, but interleaved with the other exchanges' runs unless sequential); for a plan "
+    "osu: osu_alltoall -f's figures too, from osu_alltoall's own loop run on each plan after its "
+    "runs: the warm-up and timed runs back to back on the same buffers, each timed on its own "
+    "rank, a barrier after each; each rank's mean over the timed runs, then the mean, min and "
+    "max of those over ranks (as osu_alltoall -i ITERS -x WARMUP); for a plan "
     "with a split phase also osu_ialltoall's, from two more passes as many runs long after its "
     "runs: start()+finish() alone (pure comm), then start(), a dummy compute as long as the "
     "rank's pure comm, finish() (overall, compute); each the mean over ranks of every rank's "
     "mean; overlap % = max(0, 100 - (overall - compute) / pure comm x 100)";
+
+// Beside --stats osu with --buffers exchange. allocate() asks for huge pages from 2 MiB a buffer,
+// osu_alltoall's posix_memalign'ed buffers get ordinary pages where transparent huge pages are
+// madvise-only: at 1 MiB blocks on 2 ranks MPI_Alltoall took 62 against 102 us at best on a
+// 2-vCPU VM for that alone (docs/results/vendor-baselines.md).
+constexpr const char* kOsuBuffersText =
+    "; osu_alltoall's buffers are ordinary pages (posix_memalign): an exchange's allocate() asks "
+    "for huge pages from 2 MiB, so compare with osu_alltoall under --buffers heap";
 
 // The console's settings line: how rows are timed (or that nothing runs), and the options that
 // change what a row means.
@@ -462,7 +482,8 @@ std::string settings_text(const AlltoallOptions& options, Order order) {
                              "(phases overlap waits, so they need not add up)"
                            : "") +
            (options.plan_time ? "; " + plan_text : "") +
-           (options.stats == "osu" ? "; " + std::string(kOsuText) : "");
+           (options.stats == "osu" ? "; " + std::string(kOsuText) : "") +
+           (options.stats == "osu" && options.buffers == "exchange" ? kOsuBuffersText : "");
   }
   return text + (options.fold_memory ? std::string("; ") + kFoldedText : "");
 }
@@ -628,7 +649,8 @@ Runner add_alltoall(CLI::App& app) {
   command
       ->add_option("--stats", options->stats,
                    "a2afft: per run the max over ranks, then median/min/max over runs; osu: also "
-                   "osu_alltoall -f's figures, each rank's mean over the runs, then their "
+                   "osu_alltoall -f's figures, from osu_alltoall's own loop on each plan after "
+                   "its runs (--warmup, then --iters back to back): each rank's mean, then their "
                    "average, min and max over ranks (columns osu avg/min/max)")
       ->check(CLI::IsMember({"a2afft", "osu"}))
       ->capture_default_str();
