@@ -334,22 +334,6 @@ void run_sweep(const Sweep<Real>& sweep, const ProgramArrays& arrays, PhaseTimer
   }
 }
 
-// Whether the sweep's planes (chunks) can run on different threads: see run_program.
-template <typename Real>
-bool independent_planes(const Sweep<Real>& sweep) {
-  if (sweep.planes <= sweep.chunk_planes) return false;
-  for (const PlaneOp<Real>& op : sweep.ops) {
-    if (std::holds_alternative<LocalTranspose<Real>>(op)) return false;
-    if (const auto* truncate = std::get_if<Truncate>(&op)) {
-      if (truncate->padded == truncate->modes) return false;
-    }
-    if (const auto* pad = std::get_if<Pad>(&op)) {
-      if (pad->padded == pad->modes) return false;
-    }
-  }
-  return true;
-}
-
 // Thread `thread`'s view of the arrays: its own slot of each per-thread scratch.
 ProgramArrays thread_arrays(const ProgramArrays& arrays, const ProgramThreads& threads,
                             int thread) {
@@ -452,13 +436,10 @@ void run_program(const PlaneProgram<Real>& program, const ProgramArrays& arrays,
 
 void start_threads(int threads) {
   if (threads <= 1) return;
-  int started = 0;
 #pragma omp parallel num_threads(threads)
   {
-#pragma omp atomic
-    ++started;
+    // Empty: entering the region makes the team.
   }
-  (void)started;
 }
 
 // What one chunk of `planes` planes of `sweep` moves, by what its operations declare.

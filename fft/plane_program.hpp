@@ -202,6 +202,23 @@ struct Sweep {
   std::vector<PlaneOp<Real>> ops;
 };
 
+/// Whether a sweep's chunks can run on different threads (run_program): more than one chunk, no
+/// operation on the whole array at once (LocalTranspose), none padding or truncating in place.
+template <typename Real>
+inline bool independent_planes(const Sweep<Real>& sweep) {
+  if (sweep.planes <= sweep.chunk_planes) return false;
+  for (const PlaneOp<Real>& op : sweep.ops) {
+    if (std::holds_alternative<LocalTranspose<Real>>(op)) return false;
+    if (const auto* truncate = std::get_if<Truncate>(&op)) {
+      if (truncate->padded == truncate->modes) return false;
+    }
+    if (const auto* pad = std::get_if<Pad>(&op)) {
+      if (pad->padded == pad->modes) return false;
+    }
+  }
+  return true;
+}
+
 /// send -> recv through `exchange` (Exchange::run, or run_others when the last sweep's pack left
 /// our own block in recv): `parts` blocks of `block_bytes`.
 struct ExchangeRun {
