@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """usage: plot_layout_test.py SCRIPTS_PLOT
 Draws every figure of scripts/plot from a study shaped like the demo's (long exchange names on
-fig13's axis, a long layout line) and from a Taylor-Green CSV, and fails if anything drawn on a saved figure (its title,
+fig13's axis, a long layout line), from a Taylor-Green CSV and from launches of two ranks x
+threads splits (--split, whose reading it checks), and fails if anything drawn on a saved figure (its title,
 an axes with its labels, ticks and legend) reaches outside the figure: the fig13 title used to be clipped."""
 import importlib.machinery
 import importlib.util
@@ -92,7 +93,27 @@ def main():
                 file.write(f"{t:g},{0.125 - 1e-4 * t * t:.17g},{2e-4 * t + 4.6875e-4:.17g}\n")
         sys.argv = ["plot", taylor_green, "--out", directory]
         plot.main()
-    expected = {"fig10-run1.png", "fig08-run2.png", "fig13-run3.png", "tg.png"}
+        # Ranks x threads (--split): two launches of each split, as `a2afft fft3d --json` writes.
+        launches = []
+        for split, seconds in (("2 ranks x 1 thread", 0.010), ("1 rank x 2 threads", 0.008)):
+            for launch in (0, 0.5):
+                command = {"settings": f"size 128x128x128, grid 2x1, {split}, transposed output, "
+                                       "c2c double, measure",
+                           "results": [{"engine": "a2afft", "total": {"median_seconds":
+                                                                         seconds + launch / 64}},
+                                       {"engine": "fftw-mpi", "total": {"median_seconds": 0.02}}]}
+                launches.append(os.path.join(directory, f"{len(launches)}.json"))
+                with open(launches[-1], "w") as file:
+                    json.dump(command, file)
+        points = plot.split_points(launches)
+        got = {key: dict(engines) for key, engines in points["size 128x128x128, c2c double"].items()}
+        want = {(2, 1): {"a2afft": [0.010, 0.010 + 1 / 128], "fftw-mpi": [0.02, 0.02]},
+                (1, 2): {"a2afft": [0.008, 0.008 + 1 / 128], "fftw-mpi": [0.02, 0.02]}}
+        if got != want:
+            sys.exit(f"FAILED: --split read {got}, expected {want}")
+        sys.argv = ["plot", "--split", *launches, "--out", directory]
+        plot.main()
+    expected = {"fig10-run1.png", "fig08-run2.png", "fig13-run3.png", "tg.png", "split-1.png"}
     if not expected <= set(saved):
         sys.exit(f"FAILED: drew {sorted(saved)}, expected at least {sorted(expected)}")
     if clipped:
