@@ -53,7 +53,8 @@ std::string timed_grid_arguments(const std::string& shape_text, const Transform&
   return shape_text + " | " + transform.to_string() + " | exchange " + options.exchange + ", row " +
          options.row_exchange + ", column " + options.column_exchange + " | output " +
          std::to_string(static_cast<int>(options.output)) + " | rigor " +
-         std::to_string(static_cast<int>(options.rigor));
+         std::to_string(static_cast<int>(options.rigor)) + " | threads " +
+         std::to_string(options.threads);
 }
 
 // grid = timed_grid: the rule's grid is planned first (it checks every argument as any plan

@@ -31,7 +31,7 @@ enum class Fft3dOutput {
 /// on arrays of the plan's sizes (the slowest rank's time, the median), and keeps the fastest;
 /// ties go to the rule's grid (Fft3d::default_grid). The choice is the same on every rank. With
 /// A2AFFT_WISDOM set it is kept there beside the exchanges' choices, keyed by MPI library,
-/// layout, shape, transform, exchanges, output and rigor, so that a later plan of the same
+/// layout, shape, transform, exchanges, output, rigor and threads, so that a later plan of the same
 /// problem takes it without timing. describe() says which grid won and by how much over the
 /// rule's, and grid() returns it. Planning costs one plan and four forward/backward pairs per
 /// candidate.
