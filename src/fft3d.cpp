@@ -5,6 +5,7 @@
 
 #include <a2afft/fft3d.hpp>
 
+#include <cstdio>
 #include <utility>
 
 #include "axes.hpp"
@@ -57,6 +58,18 @@ std::string timed_grid_arguments(const std::string& shape_text, const Transform&
          std::to_string(options.threads);
 }
 
+// A grid kept in A2AFFT_WISDOM, "p0xp1"; a damaged entry is one clear error, not a guess.
+std::array<int, 2> kept_grid(const std::string& kept, const std::string& key) {
+  int p0 = 0, p1 = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(kept.c_str(), "%d%c%d%c", &p0, &x, &p1, &extra) != 3 || x != 'x' || p0 < 1 ||
+      p1 < 1) {
+    throw UsageError("A2AFFT_WISDOM keeps the timed grid '" + kept + "' under '" + key +
+                     "', which is not p0xp1; remove that entry (or the file) to time again");
+  }
+  return {p0, p1};
+}
+
 // grid = timed_grid: the rule's grid is planned first (it checks every argument as any plan
 // does, and wins ties), then each other candidate; the fastest plan is kept, a slower one freed
 // as soon as it is timed. A grid kept in A2AFFT_WISDOM is planned alone.
@@ -75,7 +88,7 @@ std::unique_ptr<FftCore> timed_pencil_core(MPI_Comm comm, const char* who,
       grid_wisdom_key(best->topology->describe_layout(),
                       timed_grid_arguments(shape_text, best->transform, options));
   if (const std::string kept = wisdom::recall(key, comm); !kept.empty()) {
-    const std::array<int, 2> grid{std::stoi(kept), std::stoi(kept.substr(kept.find('x') + 1))};
+    const std::array<int, 2> grid = kept_grid(kept, key);
     if (grid != best->grid) best = plan_on(grid);
     best->grid_note = "grid " + kept + " timed earlier (kept in A2AFFT_WISDOM)";
     return best;

@@ -147,6 +147,33 @@ TEST(TimedGrid, the_choice_is_kept_in_the_wisdom_file_and_taken_again) {
   }
 }
 
+TEST(TimedGrid, a_damaged_kept_grid_is_one_clear_error) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("a2afft_timed_grid_damaged_" + std::to_string(world(MPI_Comm_size)) +
+                             "_" + std::to_string(::getppid()) + ".json"))
+                               .string();
+  setenv("A2AFFT_WISDOM", path.c_str(), 1);
+  { a2afft::Fft3d first(MPI_COMM_WORLD, kShape, options_on(a2afft::timed_grid)); }
+  if (world(MPI_Comm_rank) == 0) {
+    std::stringstream file;
+    file << std::ifstream(path).rdbuf();
+    std::string text = file.str();
+    const std::size_t value = text.find("\"", text.find("grid:timed") + 1);
+    const std::size_t begin = text.find('"', value + 1), end = text.find('"', begin + 1);
+    text.replace(begin + 1, end - begin - 1, "2by2");
+    std::ofstream(path) << text;
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  try {
+    a2afft::Fft3d second(MPI_COMM_WORLD, kShape, options_on(a2afft::timed_grid));
+    ADD_FAILURE() << "a damaged entry was taken";
+  } catch (const a2afft::UsageError& error) {
+    EXPECT_NE(std::string(error.what()).find("'2by2'"), std::string::npos) << error.what();
+  }
+  unsetenv("A2AFFT_WISDOM");
+  if (world(MPI_Comm_rank) == 0) std::filesystem::remove(path);
+}
+
 TEST(TimedGrid, a_half_timed_grid_is_one_clear_error) {
   a2afft::Fft3dOptions options;
   options.grid = {-1, world(MPI_Comm_size)};
