@@ -4,9 +4,9 @@
 #include <stdexcept>
 
 #include "error.hpp"
+#include "make_exchange.hpp"
 #include "mpi/comm.hpp"
 #include "pencil_program.hpp"
-#include "make_exchange.hpp"
 
 namespace a2afft::detail::fft {
 

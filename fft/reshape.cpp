@@ -5,8 +5,8 @@
 #include <cstdint>
 
 #include "error.hpp"
-#include "mpi/comm.hpp"
 #include "make_exchange.hpp"
+#include "mpi/comm.hpp"
 #include "topology/topology.hpp"
 
 namespace a2afft::detail::fft {

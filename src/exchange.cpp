@@ -9,8 +9,8 @@
 
 #include "collective_checks.hpp"
 #include "error.hpp"
-#include "mpi/comm.hpp"
 #include "make_exchange.hpp"
+#include "mpi/comm.hpp"
 #include "timing/phase_stats.hpp"
 #include "timing/phase_timer.hpp"
 #include "topology/topology.hpp"

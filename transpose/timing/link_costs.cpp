@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "exchange.hpp"
-#include "mpi/comm.hpp"
 #include "make_exchange.hpp"
+#include "mpi/comm.hpp"
 
 namespace a2afft::detail {
 namespace {
