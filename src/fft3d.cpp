@@ -107,7 +107,7 @@ std::unique_ptr<FftCore> timed_pencil_core(MPI_Comm comm, const char* who,
   const int chosen = fastest_trial(trials);
   best->grid_note = describe_grid_choice(trials, chosen);
   const std::array<int, 2>& won = trials[static_cast<std::size_t>(chosen)].grid;
-  wisdom::remember(key, std::to_string(won[0]) + "x" + std::to_string(won[1]), comm);
+  wisdom::remember(key, fft::ProcGrid{won[0], won[1]}.to_string(), comm);
   return best;
 }
 

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <vector>
 
+#include "geometry.hpp"
 #include "wisdom.hpp"
 
 namespace a2afft::detail {
@@ -31,7 +32,7 @@ bool squarer(const std::array<int, 2>& a, const std::array<int, 2>& b) {
 }
 
 std::string grid_text(const std::array<int, 2>& grid) {
-  return std::to_string(grid[0]) + "x" + std::to_string(grid[1]);
+  return fft::ProcGrid{grid[0], grid[1]}.to_string();
 }
 
 std::string milliseconds(double seconds) {
