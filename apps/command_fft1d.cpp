@@ -105,7 +105,7 @@ struct Fft1dRun {
   std::size_t n = 0;
   std::array<std::size_t, 2> split{};  // N1 and N2 as the plans will have them
   Order order = Order::interleaved;
-  int threads = 1;  // of each rank, in the a2afft rows
+  std::vector<int> thread_counts{1};  // of each rank: a row set each (timed_threads: auto)
 
   std::size_t local_length() const { return n / static_cast<std::size_t>(ranks.size()); }
 };
@@ -113,7 +113,7 @@ struct Fft1dRun {
 Fft1dRun parse_run(const Fft1dCommandOptions& options) {
   Fft1dRun run;
   run.rigor = parse_rigor(options.run.rigor, "--rigor");
-  run.threads = options.run.thread_count();
+  run.thread_counts = options.run.thread_counts();
   if (options.output != "natural" && options.output != "scrambled") {
     throw UsageError("--output=" + options.output + " is not valid; expected natural or scrambled");
   }
@@ -173,8 +173,8 @@ std::string settings_of(const Fft1dRun& run, const Fft1dCommandOptions& options)
           ? ", HPCC mode (N from --memory-fraction " + format("%g", options.memory_fraction) + ")"
           : ", HPCC mode";
   return "N " + std::to_string(run.n) + " = " + std::to_string(run.split[0]) + " x " +
-         std::to_string(run.split[1]) + ", " + split_text(run.ranks.size(), run.threads) +
-         binding_note(run.threads) + ", " + options.output + " output (fftw-mpi: natural), " +
+         std::to_string(run.split[1]) + ", " + split_text(run.ranks.size(), run.thread_counts) +
+         binding_note(run.thread_counts) + ", " + options.output + " output (fftw-mpi: natural), " +
          run.transform.to_string() + ", " + options.run.rigor + ", " + options.run.arrays +
          " arrays, " + std::to_string(options.run.iterations) + " timed runs after " +
          std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order) + hpcc;
@@ -185,27 +185,31 @@ std::vector<CandidateMaker> makers_of(const Fft1dRun& run) {
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (run.engines.fftw_mpi) {
-    makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
-      return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform, run.arrays,
-                              run.threads);
-    }));
+    for (const int threads : reference_thread_counts(run.thread_counts, MPI_COMM_WORLD)) {
+      makers.push_back(fftw_mpi_maker(run.engines.ours, [&run, threads] {
+        return make_fftw_mpi_1d(MPI_COMM_WORLD, run.n, run.rigor, run.transform, run.arrays,
+                                threads);
+      }));
+    }
   }
 #endif
   if (!run.engines.ours) return makers;
-  for (const cli::ExchangeChoice& choice : run.choices) {
-    a2afft::Fft1dOptions plan;
-    plan.exchange = choice.spec;
-    plan.n1 = run.split[0];
-    plan.rigor = run.rigor;
-    plan.output = run.scrambled ? Fft1dOutput::scrambled : Fft1dOutput::natural;
-    plan.layout = run.layout;
-    plan.precision = run.transform.precision;
-    plan.batch = run.transform.batch;
-    plan.threads = run.threads;
-    makers.push_back(
-        skipping_refusal_if(choice.from_all, choice.spec, [n = run.n, plan, arrays = run.arrays] {
-          return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan, arrays);
-        }));
+  for (const int threads : run.thread_counts) {
+    for (const cli::ExchangeChoice& choice : run.choices) {
+      a2afft::Fft1dOptions plan;
+      plan.exchange = choice.spec;
+      plan.n1 = run.split[0];
+      plan.rigor = run.rigor;
+      plan.output = run.scrambled ? Fft1dOutput::scrambled : Fft1dOutput::natural;
+      plan.layout = run.layout;
+      plan.precision = run.transform.precision;
+      plan.batch = run.transform.batch;
+      plan.threads = threads;
+      makers.push_back(
+          skipping_refusal_if(choice.from_all, choice.spec, [n = run.n, plan, arrays = run.arrays] {
+            return std::make_unique<Fft1dCandidate>(MPI_COMM_WORLD, n, plan, arrays);
+          }));
+    }
   }
   return makers;
 }

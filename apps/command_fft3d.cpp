@@ -63,7 +63,7 @@ struct Fft3dRun {
   std::array<int, 2> grid{};  // the rule's grid under --grid auto (memory is estimated on it)
   bool timed_grid = false;    // --grid auto: each plan times the candidate grids
   Order order = Order::interleaved;
-  int threads = 1;  // of each rank, in the a2afft rows
+  std::vector<int> thread_counts{1};  // of each rank: a row set each (timed_threads: auto)
   // This rank's brick of --in-grid (of the input array) and --out-grid (of the output).
   std::optional<Box3> input_box;
   std::optional<Box3> output_box;
@@ -132,7 +132,7 @@ Fft3dRun parse_run(const Fft3dCommandOptions& options, bool two_d) {
   run.two_d = two_d;
   run.shape = two_d ? parse_shape_2d(options.size) : parse_shape(options.size, "--size");
   run.rigor = parse_rigor(options.run.rigor, "--rigor");
-  run.threads = options.run.thread_count();
+  run.thread_counts = options.run.thread_counts();
   if (options.output != "transposed" && options.output != "natural") {
     throw UsageError("--output=" + options.output +
                      " is not valid; expected transposed or natural");
@@ -223,12 +223,12 @@ std::string settings_of(const Fft3dRun& run, const Fft3dCommandOptions& options)
   return "size " + size_text(run, run.shape) + padded_text(run) + ", " +
          (run.two_d ? "slabs on " + std::to_string(run.ranks.size()) + " ranks"
                     : "grid " + run.grid_text()) +
-         ", " + split_text(run.ranks.size(), run.threads) + binding_note(run.threads) +
-         (run.threads > 1 && run.engines.fftw_serial ? " (fftw: 1 thread)" : "") + ", " +
-         options.output + " output, " + run.transform.to_string() + ", " + options.run.rigor +
-         ", " + options.run.arrays + " arrays, " + std::to_string(options.run.iterations) +
-         " timed runs after " + std::to_string(options.run.warmup) + " warm-up runs, " +
-         to_string(run.order);
+         ", " + split_text(run.ranks.size(), run.thread_counts) + binding_note(run.thread_counts) +
+         (options.run.names_threads() && run.engines.fftw_serial ? " (fftw: 1 thread)" : "") +
+         ", " + options.output + " output, " + run.transform.to_string() + ", " +
+         options.run.rigor + ", " + options.run.arrays + " arrays, " +
+         std::to_string(options.run.iterations) + " timed runs after " +
+         std::to_string(options.run.warmup) + " warm-up runs, " + to_string(run.order);
 }
 
 // The a2afft row of one (row, column) exchange pair; every row shares `shared`.
@@ -266,10 +266,12 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   std::vector<CandidateMaker> makers;
 #if A2AFFT_HAVE_FFTW_MPI  // else parse_engines refused fftw-mpi
   if (run.engines.fftw_mpi) {
-    makers.push_back(fftw_mpi_maker(run.engines.ours, [&run] {
-      return make_fftw_mpi_3d(MPI_COMM_WORLD, run.shape, run.rigor, !run.natural, run.transform,
-                              run.two_d, run.arrays, run.threads);
-    }));
+    for (const int threads : reference_thread_counts(run.thread_counts, MPI_COMM_WORLD)) {
+      makers.push_back(fftw_mpi_maker(run.engines.ours, [&run, threads] {
+        return make_fftw_mpi_3d(MPI_COMM_WORLD, run.shape, run.rigor, !run.natural, run.transform,
+                                run.two_d, run.arrays, threads);
+      }));
+    }
   }
 #endif
   if (run.engines.fftw_serial) {
@@ -290,9 +292,11 @@ std::vector<CandidateMaker> makers_of(const Fft3dRun& run) {
   shared.batch = run.transform.batch;
   shared.axes = run.transform.axes;
   shared.padding = run.transform.padding;
-  shared.threads = run.threads;
-  for (const auto& [row, column] : run.choices)
-    makers.push_back(a2afft_maker(run, shared, row, column));
+  for (const int threads : run.thread_counts) {
+    shared.threads = threads;
+    for (const auto& [row, column] : run.choices)
+      makers.push_back(a2afft_maker(run, shared, row, column));
+  }
   return makers;
 }
 

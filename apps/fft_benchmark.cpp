@@ -78,12 +78,12 @@ FftRow finish(FftTrial& trial, const FftRunOptions& options, MPI_Comm comm,
   const double tolerance = options.tolerance_for(trial.plan->transform().precision);
   row.passed = row.round_trip_error <= tolerance &&
                (!row.fftw_mpi_error || *row.fftw_mpi_error <= tolerance);
-  // a2afft's and fftw-mpi's rows take --threads (checked before any plan was made); serial
-  // FFTW's reference runs on one.
-  if (const int threads = options.thread_count(); threads > 1) {
+  // a2afft's and fftw-mpi's rows take --threads (checked before any plan was made), each row
+  // its count (a2afft's timed choice under auto); serial FFTW's reference runs on one.
+  if (options.names_threads()) {
     int ranks = 1;
     MPI_Comm_size(comm, &ranks);
-    row.ranks_x_threads = split_text(ranks, row.engine == "fftw" ? 1 : threads);
+    row.ranks_x_threads = split_text(ranks, trial.plan->threads());
   }
   return row;
 }

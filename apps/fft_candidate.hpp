@@ -72,6 +72,8 @@ class FftCandidate {
   const std::string& engine() const { return engine_; }
   const BenchmarkTransform& transform() const { return transform_; }
   virtual std::string describe() const = 0;
+  /// Threads of each rank the plan runs on (a2afft's timed choice under --threads auto).
+  virtual int threads() const { return 1; }
   /// This rank's part of the input, row-major.
   virtual Box3 input_box() const = 0;
   /// Stores `input` (input_box()'s points, row-major) in the plan's array, untimed.
@@ -127,6 +129,7 @@ class Fft3dCandidate final : public FftCandidate {
   Fft3dCandidate(MPI_Comm comm, const std::array<std::size_t, 3>& shape,
                  const Fft3dOptions& options, Arrays arrays);
   std::string describe() const override { return fft_.describe(); }
+  int threads() const override { return fft_.threads(); }
   Box3 input_box() const override { return fft_.input_box(); }
   void load(const std::vector<Complex>& input) override;
   void forward() override;
@@ -150,6 +153,7 @@ class Fft2dCandidate final : public FftCandidate {
   Fft2dCandidate(MPI_Comm comm, const std::array<std::size_t, 2>& shape,
                  const Fft2dOptions& options, Arrays arrays);
   std::string describe() const override { return fft_.describe(); }
+  int threads() const override { return fft_.threads(); }
   Box3 input_box() const override;
   void load(const std::vector<Complex>& input) override;
   void forward() override;
@@ -172,6 +176,7 @@ class Fft1dCandidate final : public FftCandidate {
  public:
   Fft1dCandidate(MPI_Comm comm, std::size_t n, const Fft1dOptions& options, Arrays arrays);
   std::string describe() const override { return fft_.describe(); }
+  int threads() const override { return fft_.threads(); }
   Box3 input_box() const override;
   void load(const std::vector<Complex>& input) override;
   void forward() override;

@@ -2,6 +2,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 
@@ -70,11 +71,14 @@ void FftRunOptions::add_to(CLI::App& command) {
   command.add_option(
       "--threads", threads,
       "Threads per rank of the a2afft rows (OpenMP; PlanOptions::threads), at least 1: each "
-      "sweep's planes are split across them, with the same bits as one thread. Default: "
-      "OMP_NUM_THREADS (its first number) when set, else 1. The header, CSV and JSON name the "
-      "split as ranks x threads; fftw-mpi rows plan with as many FFTW threads (FFTW's "
-      "Combining MPI and Threads), fftw rows run on one. Bind threaded runs so "
-      "that a rank's threads have cores: mpirun --bind-to none, or --map-by slot:PE=N");
+      "sweep's planes are split across them, with the same bits as one thread. A list (1,2) "
+      "runs a set of rows per count; auto times 1, 2, 4, ... up to the cores each rank has and "
+      "keeps the fastest (timed_threads; with --grid auto, every grid with every count; the "
+      "exchange column names the winner). Default: OMP_NUM_THREADS (its first number) when "
+      "set, else 1. The header, CSV and JSON name each row's split as ranks x threads; fftw-mpi "
+      "rows plan with as many FFTW threads (FFTW's Combining MPI and Threads; under auto, one "
+      "row per count a2afft times), fftw rows run on one. Bind threaded runs so that a rank's "
+      "threads have cores: mpirun --bind-to none, or --map-by slot:PE=N");
   command.add_option("--json", json_path, "Also write the results as JSON to FILE");
   command.add_option("--csv", csv_path, "Also write the results as CSV to FILE");
 }
@@ -92,33 +96,70 @@ int positive_count(const std::string& text) {
 
 }  // namespace
 
-int FftRunOptions::thread_count() const {
-  const std::string valid = " is not valid; expected the threads of each rank, an integer >= 1";
+namespace {
+
+// "1,2": distinct counts >= 1 read from `text`; an empty list for anything else.
+std::vector<int> count_list(const std::string& text) {
+  std::vector<int> counts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', begin), text.size());
+    const int count = positive_count(text.substr(begin, comma - begin));
+    if (count < 1 || std::find(counts.begin(), counts.end(), count) != counts.end()) return {};
+    counts.push_back(count);
+    begin = comma + 1;
+  }
+  return counts;
+}
+
+}  // namespace
+
+std::vector<int> FftRunOptions::thread_counts() const {
+  if (threads == "auto") return {timed_threads};
   if (!threads.empty()) {
-    const int count = positive_count(threads);
-    if (count < 1) throw UsageError("--threads=" + threads + valid);
-    return count;
+    std::vector<int> counts = count_list(threads);
+    if (counts.empty()) {
+      throw UsageError("--threads=" + threads +
+                       " is not valid; expected the threads of each rank, an integer >= 1, a "
+                       "list of distinct ones (1,2), or auto");
+    }
+    return counts;
   }
   const char* variable = std::getenv("OMP_NUM_THREADS");
-  if (variable == nullptr || *variable == '\0') return 1;
+  if (variable == nullptr || *variable == '\0') return {1};
   // OpenMP's list form (4,2: nested levels): the first level is the rank's.
   const std::string text(variable);
   const int count = positive_count(text.substr(0, text.find(',')));
   if (count < 1) {
-    throw UsageError("OMP_NUM_THREADS=" + text + " (the default of --threads)" + valid +
-                     "; set it so, or pass --threads");
+    throw UsageError("OMP_NUM_THREADS=" + text +
+                     " (the default of --threads) is not valid; expected the threads of each "
+                     "rank, an integer >= 1; set it so, or pass --threads");
   }
-  return count;
+  return {count};
 }
 
 std::string split_text(int ranks, int threads) {
-  return std::to_string(ranks) + (ranks == 1 ? " rank x " : " ranks x ") + std::to_string(threads) +
-         (threads == 1 ? " thread" : " threads");
+  const std::string rank_text = std::to_string(ranks) + (ranks == 1 ? " rank x " : " ranks x ");
+  if (threads == timed_threads) return rank_text + "timed threads";
+  return rank_text + std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+std::string split_text(int ranks, const std::vector<int>& counts) {
+  if (counts.size() == 1) return split_text(ranks, counts.front());
+  std::string list;
+  for (const int count : counts)
+    list += (list.empty() ? "" : ", ") + std::to_string(count);
+  return std::to_string(ranks) + (ranks == 1 ? " rank x " : " ranks x ") + list + " threads";
+}
+
+std::vector<int> reference_thread_counts(const std::vector<int>& counts, MPI_Comm comm) {
+  return counts == std::vector<int>{timed_threads} ? timed_thread_counts(comm) : counts;
 }
 
 // mpirun binds a rank to one core by default (Open MPI at 2 ranks or fewer): then the threads
 // take turns on it, and the reader must know that the split was not the one asked for.
-std::string binding_note(int threads) {
+std::string binding_note(const std::vector<int>& counts) {
+  const int threads = *std::max_element(counts.begin(), counts.end());
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   if (threads <= 1 || sched_getaffinity(0, sizeof(cpus), &cpus) != 0) return "";

@@ -45,13 +45,19 @@ struct FftRunOptions {
   std::string json_path;
   std::string csv_path;
   std::string wisdom_path = "cache";  // cache, none, or a file
-  // --threads: the a2afft rows' threads per rank (PlanOptions::threads); empty: OMP_NUM_THREADS
-  // (its first number), else 1.
+  // --threads: the a2afft rows' threads per rank (PlanOptions::threads): a count, a list of
+  // counts (a row set each) or auto (timed_threads); empty: OMP_NUM_THREADS (its first number),
+  // else 1.
   std::string threads;
   void add_to(CLI::App& command);
-  /// --threads as a count >= 1, or its default; throws UsageError naming --threads (or
-  /// OMP_NUM_THREADS, where the default came from) and what is valid.
-  int thread_count() const;
+  /// --threads as distinct counts >= 1, or {timed_threads} for auto, or its default; throws
+  /// UsageError naming --threads (or OMP_NUM_THREADS, where the default came from) and what is
+  /// valid.
+  std::vector<int> thread_counts() const;
+  /// Whether the run asks for anything but one thread per rank (then rows name their split).
+  bool names_threads() const {
+    return thread_counts() != std::vector<int>{1};
+  }
   report::ReportFiles report_files() const {
     return {json_path, csv_path};
   }
@@ -80,11 +86,17 @@ BenchmarkTransform parse_transform(const std::string& kind, const std::string& p
 /// each a number >= 1 (`axes` 0: the numbers only). UsageError names the option.
 std::vector<double> parse_padding(const std::string& text, std::size_t axes);
 
-/// "2 ranks x 1 thread": how a run splits the cores it uses.
+/// "2 ranks x 1 thread": how a run splits the cores it uses; "2 ranks x timed threads" for
+/// timed_threads.
 std::string split_text(int ranks, int threads);
-/// For the header: "" unless this rank may run on fewer cores than `threads` (its affinity
-/// mask), then a note saying so and how to bind the run.
-std::string binding_note(int threads);
+/// The same for a run's counts: "2 ranks x 1, 2 threads".
+std::string split_text(int ranks, const std::vector<int>& counts);
+/// For the header: "" unless this rank may run on fewer cores than the most of `counts` (its
+/// affinity mask), then a note saying so and how to bind the run.
+std::string binding_note(const std::vector<int>& counts);
+/// The FFTW-MPI reference rows' counts for the a2afft rows' `counts`: the same counts, and for
+/// timed_threads the counts a2afft times (timed_thread_counts). Collective.
+std::vector<int> reference_thread_counts(const std::vector<int>& counts, MPI_Comm comm);
 
 /// Which engines run: throws UsageError for an unknown one.
 struct Engines {

@@ -45,6 +45,11 @@ void initialize() {
   (void)initialized;
 }
 
+// ", 2 threads" in a plan's description, so that rows of several counts stay apart.
+std::string threads_text(int threads) {
+  return threads > 1 ? ", " + std::to_string(threads) + " threads" : "";
+}
+
 // Why FFTW-MPI cannot compute `transform`, or "": its r2r plans take a cosine or sine kind on
 // every axis, and its DFTs none; it has no padded transforms.
 std::string axes_refusal(const BenchmarkTransform& transform) {
@@ -84,7 +89,8 @@ class FftwMpi3d final : public FftCandidate {
         comm_(comm),
         shape_(shape),
         transposed_output_(transposed_output),
-        two_d_(two_d) {
+        two_d_(two_d),
+        threads_(threads) {
     int ranks = 0;
     MPI_Comm_size(comm, &ranks);
     if (const std::string why = fftw_mpi_refusal(shape, ranks, two_d); !why.empty()) {
@@ -159,8 +165,10 @@ class FftwMpi3d final : public FftCandidate {
            (kind == Kind::r2r   ? "r2r"
             : kind == Kind::r2c ? "dft_r2c"
                                 : "dft") +
-           (two_d_ ? "(rank 2" : "(rank 3") + (transposed_output_ ? ", TRANSPOSED_OUT)" : ")");
+           (two_d_ ? "(rank 2" : "(rank 3") + (transposed_output_ ? ", TRANSPOSED_OUT" : "") +
+           threads_text(threads_) + ")";
   }
+  int threads() const override { return threads_; }
   Box3 input_box() const override { return input_box_; }
   void load(const std::vector<Complex>& input) override {
     store_fields(transform(), input, {shape_[2], padded_row_}, data_);
@@ -206,6 +214,7 @@ class FftwMpi3d final : public FftCandidate {
   std::array<std::size_t, 3> shape_;
   bool transposed_output_;
   bool two_d_;
+  int threads_;                      // FFTW's threads of each rank
   std::array<ptrdiff_t, 3> dims_{};  // n0, n1, n2 for FFTW-MPI's plans
   Box3 input_box_;
   Box3 output_box_;
@@ -225,7 +234,7 @@ class FftwMpi1d final : public FftCandidate {
 
   FftwMpi1d(MPI_Comm comm, std::size_t n, Rigor rigor, const BenchmarkTransform& transform,
             Arrays arrays, int threads)
-      : FftCandidate("fftw-mpi", transform), comm_(comm), n_(n) {
+      : FftCandidate("fftw-mpi", transform), comm_(comm), n_(n), threads_(threads) {
     initialize<Real>();
     const auto length = static_cast<ptrdiff_t>(n);
     const auto howmany = static_cast<ptrdiff_t>(transform.batch);
@@ -262,8 +271,9 @@ class FftwMpi1d final : public FftCandidate {
 
   std::string describe() const override {
     return std::string(std::is_same_v<Real, float> ? "fftwf" : "fftw") +
-           "_mpi_plan_many_dft(rank 1)";
+           "_mpi_plan_many_dft(rank 1" + threads_text(threads_) + ")";
   }
+  int threads() const override { return threads_; }
   Box3 input_box() const override { return input_box_; }
   void load(const std::vector<Complex>& input) override {
     store_fields(transform(), input, {input.size(), input.size()}, in_);
@@ -288,6 +298,7 @@ class FftwMpi1d final : public FftCandidate {
 
   MPI_Comm comm_;
   std::size_t n_;
+  int threads_;  // FFTW's threads of each rank
   Box3 input_box_;
   Box3 output_box_;
   Buffer in_array_;

@@ -3,7 +3,10 @@
 ! height N; backward (full scaling) brings it back. Prints the plan and PASS or FAIL; exits
 ! non-zero on failure.
 !
-!     mpiexec -n 4 ./fft3d_hello_f [exchange spec]     (default: auto)
+!     mpiexec -n 4 ./fft3d_hello_f [exchange spec] [timed]     (default: auto, the rule's grid)
+!
+! With `timed`, the plan times the candidate process grids and keeps the fastest
+! (A2AFFT_GRID_TIMED); the plan line names the winner.
 program fft3d_hello_f
   use, intrinsic :: iso_c_binding
   use mpi
@@ -15,6 +18,7 @@ program fft3d_hello_f
   type(a2afft_fft3d_options) :: options
   type(c_ptr) :: plan
   character(len=64, kind=c_char), target :: spec
+  character(len=8) :: grid_choice
   integer(c_size_t) :: in_lower(3), in_size(3), out_lower(3), out_size(3), at(3)
   integer(c_int) :: in_order(3), out_order(3), status
   complex(c_double_complex), allocatable :: x(:), spectrum(:), back(:)
@@ -34,6 +38,15 @@ program fft3d_hello_f
     spec = trim(spec)//c_null_char
     options%row_exchange = c_loc(spec)
     options%column_exchange = c_loc(spec)
+  end if
+  if (command_argument_count() > 1) then
+    call get_command_argument(2, grid_choice)
+    if (trim(grid_choice) /= 'timed') then
+      if (rank == 0) print '(a)', 'FAIL: the second argument is "timed" or nothing, not '//trim(grid_choice)
+      call MPI_Finalize(ierror)
+      stop 1
+    end if
+    options%grid = [A2AFFT_GRID_TIMED, A2AFFT_GRID_TIMED]
   end if
   status = a2afft_fft3d_create_f(MPI_COMM_WORLD, shape, options, plan)
   if (status /= A2AFFT_SUCCESS) then

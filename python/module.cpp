@@ -83,7 +83,8 @@ void bind_common(py::class_<Held<Plan>>& plan) {
              return py::make_tuple(times.transpose_seconds, times.compute_seconds);
            })
       .def("workspace_bytes", [](const Held<Plan>& held) { return held.get().workspace_bytes(); })
-      .def("batch", [](const Held<Plan>& held) { return held.get().batch(); });
+      .def("batch", [](const Held<Plan>& held) { return held.get().batch(); })
+      .def("threads", [](const Held<Plan>& held) { return held.get().threads(); });
 }
 
 // Fft3d and Fft2d: boxes and byte counts of input, output and in-place arrays.

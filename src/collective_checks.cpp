@@ -102,18 +102,20 @@ const char* thread_level_name(int level) {
 // The levels are ordered (SINGLE < FUNNELED < SERIALIZED < MULTIPLE, as the standard requires),
 // and the lowest over the ranks decides, so that every rank throws or none does.
 void check_threads(int threads, MPI_Comm comm, std::string_view who) {
-  if (threads < 1) {
-    throw UsageError(std::string(who) + ": PlanOptions::threads=" + std::to_string(threads) +
-                     " is not valid; expected the threads of each rank, at least 1");
+  const std::string asked = std::string(who) + ": PlanOptions::threads=" +
+                            (threads == timed_threads ? "timed_threads" : std::to_string(threads));
+  if (threads < 1 && threads != timed_threads) {
+    throw UsageError(asked +
+                     " is not valid; expected the threads of each rank, at least 1, or "
+                     "timed_threads (-1) to time the counts");
   }
   if (threads == 1) return;
   int provided = MPI_THREAD_SINGLE;
   MPI_Query_thread(&provided);
   MPI_Allreduce(MPI_IN_PLACE, &provided, 1, MPI_INT, MPI_MIN, comm);
   if (provided >= MPI_THREAD_FUNNELED) return;
-  throw UsageError(std::string(who) + ": PlanOptions::threads=" + std::to_string(threads) +
-                   " needs MPI initialized with at least MPI_THREAD_FUNNELED, but it provides " +
-                   thread_level_name(provided) +
+  throw UsageError(asked + " needs MPI initialized with at least MPI_THREAD_FUNNELED, but it " +
+                   "provides " + thread_level_name(provided) +
                    "; call MPI_Init_thread(..., MPI_THREAD_FUNNELED, ...) or plan with threads=1");
 }
 

@@ -14,6 +14,7 @@
 #include "collective_checks.hpp"
 #include "error.hpp"
 #include "fft_core.hpp"
+#include "plan_search.hpp"
 
 namespace a2afft {
 
@@ -70,6 +71,7 @@ std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOp
   detail::library::check_threads(options.threads, comm, who);
   auto core = std::make_unique<FftCore>();
   core->who = who;
+  core->threads = options.threads;
   core->transform =
       shape.size() >= 2 ? resolved_transform(options.transform(), shape, who) : options.transform();
   check_padding(core->transform, shape, who);
@@ -80,6 +82,11 @@ std::unique_ptr<FftCore> begin_plan(MPI_Comm comm, const char* who, const PlanOp
 }
 
 }  // namespace detail
+
+std::vector<int> timed_thread_counts(MPI_Comm comm) {
+  detail::library::check_communicator(comm, "timed_thread_counts");
+  return detail::thread_candidates(detail::cores_per_rank(comm));
+}
 
 DistributedFft::DistributedFft(std::unique_ptr<detail::FftCore> core) : core_(std::move(core)) {}
 DistributedFft::~DistributedFft() = default;
@@ -97,6 +104,9 @@ Precision DistributedFft::precision() const {
 }
 std::size_t DistributedFft::batch() const {
   return core_->transform.batch;
+}
+int DistributedFft::threads() const {
+  return core_->threads;
 }
 
 std::size_t DistributedFft::input_elements() const {
@@ -210,7 +220,12 @@ TransformTraffic DistributedFft::traffic(Direction direction) const {
 
 std::string DistributedFft::describe() const {
   const std::string engine = core_->engine->describe();
-  return core_->grid_note.empty() ? engine : engine + " | " + core_->grid_note;
+  // The thread count where more than one runs, unless the timed plan's note names it.
+  const std::string threads =
+      core_->threads > 1 && core_->plan_note.find("threads") == std::string::npos
+          ? " | " + std::to_string(core_->threads) + " threads"
+          : "";
+  return engine + threads + (core_->plan_note.empty() ? "" : " | " + core_->plan_note);
 }
 
 FftTimes DistributedFft::last_times() const {

@@ -12,6 +12,7 @@
 #include "fft_core.hpp"
 #include "fftw_plan.hpp"
 #include "make_exchange.hpp"
+#include "plan_search.hpp"
 #include "six_step1d.hpp"
 #include "six_step_geometry.hpp"
 #include "spec.hpp"
@@ -53,7 +54,34 @@ class SixStepEngine final : public detail::FftEngine {
 };
 
 std::unique_ptr<detail::FftCore> make_six_step_core(MPI_Comm comm, std::size_t n,
+                                                    const Fft1dOptions& options);
+
+// threads = timed_threads: each candidate count timed by timed_plan() on the one 1 x P layout.
+std::unique_ptr<detail::FftCore> timed_six_step_core(MPI_Comm comm, std::size_t n,
+                                                     const Fft1dOptions& options) {
+  const auto plan = [&](const PlanChoice& choice) {
+    Fft1dOptions fixed = options;
+    fixed.threads = choice.threads;
+    return make_six_step_core(comm, n, fixed);
+  };
+  const auto candidates = [&](const FftCore& rule) {
+    std::vector<PlanChoice> all;
+    for (const int threads : thread_candidates(cores_per_rank(rule.topology->comm()))) {
+      all.push_back({rule.grid, threads});
+    }
+    return all;
+  };
+  const std::string arguments =
+      "1d " + std::to_string(n) + " | n1 " + std::to_string(options.n1) + " | " +
+      options.transform().to_string() + " | exchange " + options.exchange + " | output " +
+      std::to_string(static_cast<int>(options.output)) + " | rigor " +
+      std::to_string(static_cast<int>(options.rigor)) + " | threads timed";
+  return timed_plan(comm, {{0, 0}, 1}, {false, true}, plan, candidates, arguments);
+}
+
+std::unique_ptr<detail::FftCore> make_six_step_core(MPI_Comm comm, std::size_t n,
                                                     const Fft1dOptions& options) {
+  if (options.threads == timed_threads) return timed_six_step_core(comm, n, options);
   std::unique_ptr<detail::FftCore> core =
       detail::begin_plan(comm, kWho, options,
                          {{"n", std::to_string(n)},

@@ -14,9 +14,9 @@
 #include "fft_core.hpp"
 #include "fftw_plan.hpp"
 #include "geometry.hpp"
-#include "grid_search.hpp"
 #include "make_exchange.hpp"
 #include "pencil3d.hpp"
+#include "plan_search.hpp"
 #include "reshaped_engine.hpp"
 #include "spec.hpp"
 #include "topology/topology.hpp"
@@ -47,68 +47,49 @@ fft::ProcGrid grid_of(const std::array<int, 2>& grid, int ranks, const char* who
   return {grid[0], grid[1]};
 }
 
-// What a timed grid's wisdom key names of the plan besides the machine: everything that
-// changes which grid is fastest.
-std::string timed_grid_arguments(const std::string& shape_text, const Transform& transform,
-                                 const Fft3dOptions& options) {
-  return shape_text + " | " + transform.to_string() + " | exchange " + options.exchange + ", row " +
-         options.row_exchange + ", column " + options.column_exchange + " | output " +
-         std::to_string(static_cast<int>(options.output)) + " | rigor " +
-         std::to_string(static_cast<int>(options.rigor)) + " | threads " +
+// What a timed plan's wisdom key names of the plan besides the machine: everything that
+// changes which grid and thread count are fastest.
+std::string timed_pencil_arguments(const std::string& shape_text, const Fft3dOptions& options,
+                                   bool two_d) {
+  return std::string(two_d ? "2d " : "") + shape_text + " | " + options.transform().to_string() +
+         " | exchange " + options.exchange + ", row " + options.row_exchange + ", column " +
+         options.column_exchange + " | output " + std::to_string(static_cast<int>(options.output)) +
+         " | rigor " + std::to_string(static_cast<int>(options.rigor)) + " | threads " +
          std::to_string(options.threads);
 }
 
-// A grid kept in A2AFFT_WISDOM, "p0xp1"; a damaged entry is one clear error, not a guess.
-std::array<int, 2> kept_grid(const std::string& kept, const std::string& key) {
-  int p0 = 0, p1 = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(kept.c_str(), "%d%c%d%c", &p0, &x, &p1, &extra) != 3 || x != 'x' || p0 < 1 ||
-      p1 < 1) {
-    throw UsageError("A2AFFT_WISDOM keeps the timed grid '" + kept + "' under '" + key +
-                     "', which is not p0xp1; remove that entry (or the file) to time again");
-  }
-  return {p0, p1};
-}
-
-// grid = timed_grid: the rule's grid is planned first (it checks every argument as any plan
-// does, and wins ties), then each other candidate; the fastest plan is kept, a slower one freed
-// as soon as it is timed. A grid kept in A2AFFT_WISDOM is planned alone.
+// grid = timed_grid or threads = timed_threads: every candidate grid (or the options' one)
+// with every candidate thread count (or the options' one), timed by timed_plan().
 std::unique_ptr<FftCore> timed_pencil_core(MPI_Comm comm, const char* who,
                                            const std::array<std::size_t, 3>& shape,
                                            const std::string& shape_text,
-                                           const Fft3dOptions& options) {
-  constexpr int kTrials = 3;
-  Fft3dOptions fixed = options;
-  const auto plan_on = [&](const std::array<int, 2>& grid) {
-    fixed.grid = grid;
-    return make_pencil_core(comm, who, shape, shape_text, fixed, false);
+                                           const Fft3dOptions& options, bool two_d,
+                                           const TimedParts& parts) {
+  const auto plan = [&](const PlanChoice& choice) {
+    Fft3dOptions fixed = options;
+    fixed.grid = choice.grid;
+    fixed.threads = choice.threads;
+    return make_pencil_core(comm, who, shape, shape_text, fixed, two_d);
   };
-  std::unique_ptr<FftCore> best = plan_on({0, 0});
-  const std::string key =
-      grid_wisdom_key(best->topology->describe_layout(),
-                      timed_grid_arguments(shape_text, best->transform, options));
-  if (const std::string kept = wisdom::recall(key, comm); !kept.empty()) {
-    const std::array<int, 2> grid = kept_grid(kept, key);
-    if (grid != best->grid) best = plan_on(grid);
-    best->grid_note = "grid " + kept + " timed earlier (kept in A2AFFT_WISDOM)";
-    return best;
-  }
-  std::vector<GridTrial> trials{{best->grid, time_round_trip(*best, kTrials), ""}};
-  for (const std::array<int, 2>& grid : grid_candidates(best->topology->size(), shape)) {
-    if (grid == trials.front().grid) continue;
-    try {
-      std::unique_ptr<FftCore> candidate = plan_on(grid);
-      trials.push_back({grid, time_round_trip(*candidate, kTrials), ""});
-      if (fastest_trial(trials) + 1 == static_cast<int>(trials.size())) best = std::move(candidate);
-    } catch (const UsageError& refused) {
-      trials.push_back({grid, 0, refused.what()});
+  const auto candidates = [&](const FftCore& rule) {
+    const std::vector<std::array<int, 2>> grids =
+        parts.grid ? grid_candidates(rule.topology->size(), shape)
+                   : std::vector<std::array<int, 2>>{rule.grid};
+    const std::vector<int> counts = parts.threads
+                                        ? thread_candidates(cores_per_rank(rule.topology->comm()))
+                                        : std::vector<int>{rule.threads};
+    std::vector<PlanChoice> all;
+    for (const std::array<int, 2>& grid : grids) {
+      for (const int threads : counts)
+        all.push_back({grid, threads});
     }
-  }
-  const int chosen = fastest_trial(trials);
-  best->grid_note = describe_grid_choice(trials, chosen);
-  const std::array<int, 2>& won = trials[static_cast<std::size_t>(chosen)].grid;
-  wisdom::remember(key, fft::ProcGrid{won[0], won[1]}.to_string(), comm);
-  return best;
+    return all;
+  };
+  // The rule: the near-square grid where grids are timed, one thread where counts are.
+  const PlanChoice rule{parts.grid ? std::array<int, 2>{0, 0} : options.grid,
+                        parts.threads ? 1 : options.threads};
+  return timed_plan(comm, rule, parts, plan, candidates,
+                    timed_pencil_arguments(shape_text, options, two_d));
 }
 
 // The engine's padded shape: the 3D shape, or 1 x n0 x n1 for a 2D plan, whose axes the
@@ -170,8 +151,9 @@ std::unique_ptr<FftCore> make_pencil_core(MPI_Comm comm, const char* who,
                                           const std::array<std::size_t, 3>& shape,
                                           const std::string& shape_text,
                                           const Fft3dOptions& options, bool two_d) {
-  if (!two_d && options.grid == timed_grid) {
-    return timed_pencil_core(comm, who, shape, shape_text, options);
+  const TimedParts timed{!two_d && options.grid == timed_grid, options.threads == timed_threads};
+  if (timed.grid || timed.threads) {
+    return timed_pencil_core(comm, who, shape, shape_text, options, two_d, timed);
   }
   std::unique_ptr<FftCore> core =
       begin_plan(comm, who, options,

@@ -53,8 +53,10 @@ struct FftCore {
   double flops = 0;
   /// The process grid {p0, p1} of a pencil plan ({1, P} for the others).
   std::array<int, 2> grid{1, 1};
-  /// How a timed grid was chosen (grid_search.hpp), which describe() adds; empty otherwise.
-  std::string grid_note;
+  /// The threads of each rank the plan runs on (PlanOptions::threads, or the timed choice).
+  int threads = 1;
+  /// How a timed plan was chosen (plan_search.hpp), which describe() adds; empty otherwise.
+  std::string plan_note;
   std::unique_ptr<Topology> topology;  // declared before the engine: outlives it
   PhaseTimer timer;                    // the engine's; cleared before each call
   std::unique_ptr<FftEngine> engine;

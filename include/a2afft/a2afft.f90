@@ -21,6 +21,8 @@ module a2afft
   integer(c_int), parameter :: A2AFFT_FFT3D_OUTPUT_TRANSPOSED = 0, A2AFFT_FFT3D_OUTPUT_NATURAL = 1
   ! grid = [A2AFFT_GRID_TIMED, A2AFFT_GRID_TIMED]: the candidate process grids timed, the fastest kept
   integer(c_int), parameter :: A2AFFT_GRID_TIMED = -1
+  ! threads = A2AFFT_THREADS_TIMED: the thread counts timed, the fastest kept
+  integer(c_int), parameter :: A2AFFT_THREADS_TIMED = -1
   integer(c_int), parameter :: A2AFFT_FFT1D_OUTPUT_NATURAL = 0, A2AFFT_FFT1D_OUTPUT_SCRAMBLED = 1
   integer(c_int), parameter :: A2AFFT_KIND_C2C = 0, A2AFFT_KIND_R2C = 1, A2AFFT_KIND_R2R = 2
   integer(c_int), parameter :: A2AFFT_PRECISION_DOUBLE = 0, A2AFFT_PRECISION_FLOAT = 1

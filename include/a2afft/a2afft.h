@@ -65,6 +65,11 @@ typedef struct a2afft_exchange_plan* a2afft_exchange;
  * candidate process grids and keeps the fastest (as a2afft::timed_grid in a2afft/fft3d.hpp). */
 #define A2AFFT_GRID_TIMED (-1)
 
+/** threads = A2AFFT_THREADS_TIMED (any plan's options): planning times 1, 2, 4, ... threads up to
+ * the cores each rank has and keeps the fastest (as a2afft::timed_threads in a2afft/fft.hpp); with
+ * A2AFFT_GRID_TIMED, every grid with every count. Needs MPI_THREAD_FUNNELED. */
+#define A2AFFT_THREADS_TIMED (-1)
+
 /** Options of a 3D plan. Always fill them with a2afft_fft3d_options_init(), then change what you
  * need: it sets struct_size, so that fields added later never break a caller built earlier.
  * Strings are copied at creation; NULL means the default. */
@@ -110,8 +115,9 @@ typedef struct a2afft_fft3d_options {
    * and only the modes are exchanged (see a2afft::PlanOptions::padding in a2afft/fft.hpp). The
    * input box is a part of the padded grid. Needs the transposed output and no boxes. */
   double padding[3];
-  /** Threads of each rank the plan runs on (a2afft::PlanOptions::threads), >= 1; default 1.
-   * More than 1 needs MPI initialized with at least MPI_THREAD_FUNNELED (MPI_Init_thread). */
+  /** Threads of each rank the plan runs on (a2afft::PlanOptions::threads), >= 1, or
+   * A2AFFT_THREADS_TIMED; default 1. More than 1 needs MPI initialized with at least
+   * MPI_THREAD_FUNNELED (MPI_Init_thread). */
   int threads;
 } a2afft_fft3d_options;
 

@@ -5,6 +5,8 @@
 // (element types, kinds, axes, precisions, rigor, scaling, Box3, Transform, TransformTraffic)
 // are a2afft/transform.hpp's, which this header includes.
 
+#include <mpi.h>
+
 #include <array>
 #include <complex>
 #include <cstddef>
@@ -51,6 +53,20 @@ std::vector<std::size_t> padded_shape(const Transform& transform,
 /// when it is real (r2c, r2r: benchFFT's convention for real-data transforms), times the
 /// transforms and the batch. A padded transform counts the padded grid's points.
 double fft_flops(const Transform& transform, const std::vector<std::size_t>& shape);
+
+/// PlanOptions::threads = timed_threads: the constructor times 1, 2, 4, ... threads up to the
+/// cores each rank has (the fewest over the ranks of the cores in its CPU binding and of its
+/// machine's cores shared among the ranks on it, by hwloc), one warm-up and three timed
+/// forward() and backward() pairs each (the slowest rank's, the median), and keeps the fastest;
+/// ties go to one thread. With Fft3dOptions::grid = timed_grid every grid is timed with every
+/// count. Like a threaded plan it needs MPI_THREAD_FUNNELED. With A2AFFT_WISDOM set the choice
+/// is kept and a later plan of the same problem takes it without timing; describe() says which
+/// count won and by how much, and DistributedFft::threads() returns it.
+inline constexpr int timed_threads = -1;
+
+/// The thread counts timed_threads tries on `comm`, the same on every rank: 1, 2, 4, ... below
+/// the cores each rank has, and that number. Collective.
+std::vector<int> timed_thread_counts(MPI_Comm comm);
 
 /// The options every distributed FFT (Fft3d, Fft2d, Fft1d) is planned with. Every field has a
 /// working default; set only what you need. Each plan's own options add what is its own (the
@@ -105,6 +121,7 @@ struct PlanOptions {
   /// with threads > 1 needs MPI initialized with at least MPI_THREAD_FUNNELED (MPI_Init_thread);
   /// otherwise every rank throws UsageError naming both levels. The `a2afft` command's
   /// `--threads` defaults to what OMP_NUM_THREADS says, else 1; the library reads no variable.
+  /// timed_threads: the constructor times the counts and keeps the fastest (see there).
   int threads = 1;
 
   /// The plan's transform descriptor: {kind, precision, batch, axes, padding} as given.
@@ -137,6 +154,9 @@ class DistributedFft {
   Precision precision() const;
   std::size_t batch() const;
   /// @}
+  /// The threads of each rank the plan runs on: PlanOptions::threads, or the count timed_threads
+  /// chose.
+  int threads() const;
 
   /// Scalars of the local input (forward's `in`, backward's `out`: real for r2c and r2r), of
   /// the local output (complex; real for r2r), and scalars of the output's type an array needs

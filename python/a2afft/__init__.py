@@ -143,6 +143,7 @@ class _Plan:
         global _plans_made
         self._comm, self._plan = comm, plan
         self.input_dtype, self.output_dtype, self.batch = input_dtype, output_dtype, batch
+        self.threads = plan.threads()  # the count "auto" chose, else the one asked for
         _plans_made += 1
         _open_plans[_plans_made] = self
 
@@ -214,10 +215,13 @@ class _Plan:
 def _plan_options(kind_value, precision, batch, exchange, rigor, scaling, wisdom_file,
                   threads=1):
     """The options every plan shares (a2afft::PlanOptions), filled once for Fft3d, Fft2d and
-    Fft1d. threads: of each rank (OpenMP), >= 1; more than 1 needs MPI initialized with at least
-    MPI_THREAD_FUNNELED (mpi4py's default, MPI_THREAD_MULTIPLE, is enough)."""
+    Fft1d. threads: of each rank (OpenMP), >= 1, or "auto" to time 1, 2, 4, ... up to the cores
+    each rank has and keep the fastest (a2afft::timed_threads); more than 1 needs MPI initialized
+    with at least MPI_THREAD_FUNNELED (mpi4py's default, MPI_THREAD_MULTIPLE, is enough)."""
     options = _a2afft.PlanOptions()
-    options.threads = int(threads)
+    if isinstance(threads, str) and threads != "auto":
+        raise UsageError(f"threads={threads!r} is not valid; expected a count >= 1 or \"auto\"")
+    options.threads = -1 if threads == "auto" else int(threads)
     options.kind, options.precision, options.batch = kind_value, precision, int(batch)
     options.exchange = exchange
     options.rigor = _choice("rigor", rigor, _RIGOR)
@@ -299,8 +303,10 @@ class Fft3d(_BoxPlan):
 
     exchange: the all-to-all of both transposes ("auto", "pairwise", "tra:radix=4", ...;
     `a2afft list`), or row_exchange/column_exchange separately.
-    threads: OpenMP threads of each rank (default 1), with the same bits as one thread; more
-    than 1 needs MPI_THREAD_FUNNELED or above (mpi4py initializes MPI_THREAD_MULTIPLE)."""
+    threads: OpenMP threads of each rank (default 1), with the same bits as one thread, or
+    "auto" to time the counts (with grid="auto", every grid with every count); more than 1
+    needs MPI_THREAD_FUNNELED or above (mpi4py initializes MPI_THREAD_MULTIPLE). The plan's
+    `threads` attribute is the count it runs on."""
 
     def __init__(self, comm=None, shape=None, kind="c2c", dtype=None, exchange="auto", grid=None,
                  batch=1, rigor="measure", output="transposed", scaling="none", wisdom_file="",

@@ -18,7 +18,12 @@
 #include "collective.hpp"
 #include "global_array.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <memory>
@@ -308,6 +313,15 @@ TEST(Threads, two_under_mpi_thread_single_is_one_error_on_every_rank_naming_both
   EXPECT_EQ(sum_over(error_of(1).empty() ? 0 : 1), 0);
 }
 
+TEST(Threads, timed_under_mpi_thread_single_is_one_error_on_every_rank_naming_both_levels) {
+  ASSERT_TRUE(g_thread_single) << "run with --mpi-thread-single";
+  const std::string message = error_of(a2afft::timed_threads);
+  const bool named = message.find("MPI_THREAD_SINGLE") != std::string::npos &&
+                     message.find("MPI_THREAD_FUNNELED") != std::string::npos &&
+                     message.find("PlanOptions::threads=timed_threads") != std::string::npos;
+  EXPECT_EQ(sum_over(named ? 0 : 1), 0) << message;
+}
+
 TEST(Threads, two_under_mpi_thread_funneled_plans) {
   ASSERT_FUNNELED();
   const std::string message = error_of(2);
@@ -333,6 +347,109 @@ TEST(Threads, an_auto_exchange_leaves_the_mpi_thread_level_as_it_was) {
 }
 
 }  // namespace
+
+// threads = timed_threads: the counts tried, one choice on every rank with one thread's bytes,
+// the grid timed with the counts, the choice kept in A2AFFT_WISDOM, and the thread level.
+
+std::string counts_text(const std::vector<int>& counts) {
+  std::string text;
+  for (const int count : counts)
+    text += (text.empty() ? "" : ",") + std::to_string(count);
+  return text;
+}
+
+TEST(TimedThreads, the_counts_are_one_then_doubling_up_to_the_cores_the_same_on_every_rank) {
+  const std::vector<int> counts = a2afft::timed_thread_counts(MPI_COMM_WORLD);
+  ASSERT_FALSE(counts.empty());
+  EXPECT_EQ(counts.front(), 1);
+  for (std::size_t i = 1; i + 1 < counts.size(); ++i)
+    EXPECT_EQ(counts[i], 2 * counts[i - 1]);
+  if (counts.size() > 1) EXPECT_GT(counts.back(), counts[counts.size() - 2]);
+  EXPECT_TRUE(same_on_every_rank(counts_text(counts))) << counts_text(counts);
+  // The tests run unbound (--bind-to none) on a machine of 2 cores or more: one rank has them all,
+  // so at least two counts are timed (the search itself is exercised).
+  if (size_of() == 1) {
+    EXPECT_GE(counts.size(), 2u) << "one unbound rank should have 2+ cores to time; got "
+                                 << counts_text(counts) << " (run on 2+ cores, unbound)";
+  }
+}
+
+a2afft::Fft3dOptions timed_3d_options(int threads, const std::array<int, 2>& grid) {
+  a2afft::Fft3dOptions options;
+  options.exchange = "pairwise";
+  options.rigor = a2afft::Rigor::estimate;
+  options.threads = threads;
+  options.grid = grid;
+  return options;
+}
+
+TEST(TimedThreads, a_timed_plan_keeps_one_count_on_every_rank_with_one_threads_bytes) {
+  ASSERT_FUNNELED();
+  const std::vector<int> counts = a2afft::timed_thread_counts(MPI_COMM_WORLD);
+  constexpr std::array<std::size_t, 3> kShape{12, 10, 8};
+  a2afft::Fft3d timed(MPI_COMM_WORLD, kShape, timed_3d_options(a2afft::timed_threads, {0, 0}));
+  const int chosen = timed.threads();
+  EXPECT_NE(std::find(counts.begin(), counts.end(), chosen), counts.end()) << chosen;
+  EXPECT_TRUE(same_on_every_rank(std::to_string(chosen)));
+  const std::string described = timed.describe();
+  EXPECT_NE(described.find("threads " + std::to_string(chosen) + " timed: "), std::string::npos)
+      << described;
+  for (const int count : counts) {
+    EXPECT_NE(described.find("threads " + std::to_string(count) + " "), std::string::npos)
+        << "count " << count << " not timed: " << described;
+  }
+  a2afft::Fft3d one(MPI_COMM_WORLD, kShape, timed_3d_options(1, {0, 0}));
+  const std::vector<unsigned char> got = results(timed), expected = results(one);
+  EXPECT_EQ(sum_over(got == expected ? 0 : 1), 0) << "timed " << chosen << " threads";
+  // Fft1d times the counts too.
+  a2afft::Fft1dOptions flat;
+  flat.exchange = "pairwise";
+  flat.rigor = a2afft::Rigor::estimate;
+  flat.threads = a2afft::timed_threads;
+  a2afft::Fft1d line(MPI_COMM_WORLD, std::size_t{1} << 10, flat);
+  EXPECT_NE(line.describe().find(" timed: "), std::string::npos) << line.describe();
+  EXPECT_TRUE(same_on_every_rank(std::to_string(line.threads())));
+}
+
+TEST(TimedThreads, with_a_timed_grid_every_grid_is_timed_with_every_count_and_kept) {
+  ASSERT_FUNNELED();
+  const std::string path = "a2afft_timed_threads_" + std::to_string(size_of()) + "_" +
+                           std::to_string(::getppid()) + ".json";
+  if (rank_in() == 0) std::remove(path.c_str());
+  MPI_Barrier(MPI_COMM_WORLD);
+  setenv("A2AFFT_WISDOM", path.c_str(), 1);
+  const auto options = timed_3d_options(a2afft::timed_threads, a2afft::timed_grid);
+  std::string first_text, second_text;
+  std::array<int, 2> first_grid{}, second_grid{};
+  int first_threads = 0, second_threads = 0;
+  {
+    a2afft::Fft3d first(MPI_COMM_WORLD, {12, 10, 8}, options);
+    first_text = first.describe();
+    first_grid = first.grid();
+    first_threads = first.threads();
+  }
+  {
+    a2afft::Fft3d second(MPI_COMM_WORLD, {12, 10, 8}, options);
+    second_text = second.describe();
+    second_grid = second.grid();
+    second_threads = second.threads();
+  }
+  unsetenv("A2AFFT_WISDOM");
+  if (rank_in() == 0) std::remove(path.c_str());
+  const std::string chosen = "grid " + std::to_string(first_grid[0]) + "x" +
+                             std::to_string(first_grid[1]) + ", threads " +
+                             std::to_string(first_threads);
+  EXPECT_NE(first_text.find(chosen + " timed: "), std::string::npos) << first_text;
+  const std::size_t tried = a2afft::Fft3d::grid_candidates(size_of(), {12, 10, 8}).size() *
+                            a2afft::timed_thread_counts(MPI_COMM_WORLD).size();
+  EXPECT_EQ(static_cast<std::size_t>(std::count(first_text.begin(), first_text.end(), ';')) + 1,
+            tried)
+      << first_text;
+  EXPECT_EQ(second_grid, first_grid);
+  EXPECT_EQ(second_threads, first_threads);
+  EXPECT_NE(second_text.find(chosen + " timed earlier (kept in A2AFFT_WISDOM)"), std::string::npos)
+      << second_text;
+}
 
 // As tests/support/mpi_test_main.cpp, with the thread level chosen on the command line.
 int main(int argc, char** argv) {

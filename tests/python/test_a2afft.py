@@ -410,3 +410,20 @@ def test_two_threads_give_the_bits_of_one(make):
     two.close()
     with pytest.raises(a2afft.UsageError, match="threads=0 is not valid"):
         make(0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: a2afft.Fft3d(comm, (6, 5, 7), grid="auto", exchange="pairwise", rigor="estimate",
+                         threads="auto"),
+    lambda: a2afft.Fft1d(comm, 16 * comm.size * comm.size, exchange="pairwise", rigor="estimate",
+                         threads="auto"),
+], ids=["fft3d grid and threads timed", "fft1d threads timed"])
+def test_timed_threads_are_one_count_everywhere_and_named(make):
+    # Every count timed is named in describe(), the winner first; one count on every rank.
+    timed = make()
+    assert everywhere(len(set(comm.allgather(timed.threads))) == 1)
+    assert everywhere(timed.threads >= 1 and f"threads {timed.threads} timed" in timed.describe())
+    assert everywhere("threads 1 " in timed.describe())
+    timed.close()
+    with pytest.raises(a2afft.UsageError, match="threads='many' is not valid"):
+        a2afft.Fft1d(comm, 64, threads="many")

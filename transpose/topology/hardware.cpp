@@ -75,6 +75,21 @@ HardwarePlace probe_hardware_place() {
   return place;
 }
 
+int probe_bound_cores() {
+  if constexpr (simulator::kSimulated) return simulator::host_cores();
+  const HwlocTopology hw;
+  if (hw.topology == nullptr) return 1;
+  const int cores = std::max(1, hwloc_get_nbobjs_by_type(hw.topology, HWLOC_OBJ_CORE));
+  const HwlocBitmap bound;
+  if (hwloc_get_cpubind(hw.topology, bound.bitmap, HWLOC_CPUBIND_PROCESS) != 0) return cores;
+  int touched = 0;
+  for (int i = 0; i < cores; ++i) {
+    hwloc_obj_t core = hwloc_get_obj_by_type(hw.topology, HWLOC_OBJ_CORE, static_cast<unsigned>(i));
+    if (hwloc_bitmap_intersects(core->cpuset, bound.bitmap)) ++touched;
+  }
+  return std::max(1, touched);
+}
+
 std::size_t probe_last_level_cache_bytes() {
   const HwlocTopology hw;
   if (hw.topology == nullptr) return 0;

@@ -13,6 +13,11 @@ struct HardwarePlace {
 
 HardwarePlace probe_hardware_place();
 
+/// Physical cores in this process's CPU binding (hwloc): what its threads can run on. A core
+/// counts when any of its hardware threads is in the binding; the machine's cores when hwloc
+/// cannot tell; a simulated host's cores in simulation.
+int probe_bound_cores();
+
 /// The largest CPU cache hwloc finds on this machine (the last level, e.g. an L3), in bytes;
 /// 0 without hwloc information.
 std::size_t probe_last_level_cache_bytes();
