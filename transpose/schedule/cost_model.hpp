@@ -55,6 +55,13 @@ long switch_link_flows(long members, long per_node, long per_switch, long distan
 /// takes the latency factor of the message's size, every rate its bandwidth factor, and the
 /// off-node rates are divided by 1 + the reverse flows' share.
 ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round);
+/// The host copy term: `calls` memcpys moving `bytes` in all on one rank, each call at
+/// ModelInputs::host_copy_call_seconds and the bytes at host_copy_bytes_per_second (0: free).
+double host_copy_seconds(const ModelInputs& inputs, double calls, double bytes);
+/// The blocks a TRA among `members` with `radix` packs (and unpacks again): those of every
+/// round that sends more than one (TraExchange packs those; a round of one block goes without).
+long tra_packed_blocks(long members, long radix);
+
 /// The sum of the terms: a prediction's seconds.
 double total_seconds(const ModelTerms& terms);
 /// terms += times * more.
