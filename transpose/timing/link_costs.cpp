@@ -192,8 +192,9 @@ void measure_host_copy(MPI_Comm comm, MeasuredLinks& links) {
     constexpr std::size_t kBytes = std::size_t{64} << 20;
     std::vector<std::byte> from(kBytes, std::byte{1}), to(kBytes, std::byte{2});
     const double bulk = best_copy_seconds([&] { std::memcpy(to.data(), from.data(), kBytes); });
-    // No time at all: a simulator that injects no host time (smpi/simulate-computation:no),
-    // where the copies are free; 0 says so.
+    // A simulator that injects no host time (smpi/simulate-computation:no) makes the copies
+    // (nearly) free: MPI_Wtime's own few ns give a rate far beyond any memory's, or no time at
+    // all, which 0 says.
     measured[0] = bulk > 0 ? static_cast<double>(kBytes) / bulk : 0;
     // A run-time size, as the exchanges' block sizes are, so that each copy is a memcpy call;
     // destinations strided by a prime so that the copies are not one stream.
