@@ -84,6 +84,16 @@ TEST(MaxRateModel, every_round_pays_its_own_overhead) {
   EXPECT_NEAR(tra2.terms.overhead_seconds, static_cast<double>(tra2.rounds) * 10e-6, 1e-12);
 }
 
+TEST(MaxRateModel, a_gather_or_scatter_is_one_call_and_pays_the_round_overhead_once) {
+  // hierarchical, P = 256, Q = ppl = 64: MPI_Gather (63 messages), 3 leader rounds, MPI_Scatter
+  // (63 messages): a2afft's own work between MPI calls is 1 + 3 + 1 rounds' overhead.
+  ModelInputs inputs = machine(256, 64, 16);
+  inputs.round_overhead_seconds = 10e-6;
+  const ModelResult result = model_node_aware(inputs, {"hierarchical", 64, false, 1});
+  EXPECT_EQ(result.rounds, 63 + 3 + 63);
+  EXPECT_NEAR(result.terms.overhead_seconds, 5 * 10e-6, 1e-15);
+}
+
 TEST(MaxRateModel, zero_rates_leave_the_alpha_beta_model) {
   ModelInputs plain = machine(64, 8, 1);
   plain.node_injection_bytes_per_second = 0;

@@ -107,13 +107,18 @@ void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long memb
 
 // `count` rounds of one intra-node message of `blocks` blocks each, `concurrent` of the node's
 // ranks sending at once; sent by the charged rank when `sends` (a scatter, the second step) and
-// received by it otherwise (a gather).
+// received by it otherwise (a gather). `one_call`: the rounds are one MPI collective
+// (MPI_Gather, MPI_Scatter), whose rounds run inside the MPI library, so a2afft's own work
+// between MPI calls (the round overhead) is paid once for the call, not once a message.
 void add_intra_rounds(ModelResult& result, const ModelInputs& inputs, long count, long blocks,
-                      long concurrent, bool sends) {
+                      long concurrent, bool sends, bool one_call) {
+  if (count <= 0) return;
   result.rounds += count;
   if (sends) result.blocks += count * blocks;
   add_terms(result.terms, round_terms(inputs, {bytes_of(inputs, blocks), 1, 0, concurrent}),
             static_cast<double>(count));
+  if (one_call)
+    result.terms.overhead_seconds -= static_cast<double>(count - 1) * inputs.round_overhead_seconds;
 }
 
 // tra2's phase 2: TRA among the N nodes with `radix`, every message Q times the node-level
@@ -362,7 +367,8 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
   const long leaders = inputs.ranks / ppl;
   const long super_block = ppl * ppl;  // blocks from a leader group to a leader group
   ModelResult result = priced(family.algorithm);
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, false);  // gather
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, false,
+                   true);  // MPI_Gather
   if (!family.two_step) {
     add_direct_rounds(result, inputs, leaders, leaders_per_node, super_block, 1);
   } else {
@@ -373,9 +379,10 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
                 " of a node");
     const long regions = leaders / m;
     add_direct_rounds(result, inputs, regions, leaders_per_node / m, m * super_block, m);
-    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true);
+    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true, false);
   }
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, true);  // scatter
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, true,
+                   true);  // MPI_Scatter
   add_family_copies(result, inputs, ppl, family.two_step, family.groups_per_region);
   finish(result, inputs);
   return result;
