@@ -287,6 +287,20 @@ TEST(HostCopy, shared_leaders_gather_and_scatter_are_host_copies) {
   EXPECT_DOUBLE_EQ(mpml.terms.copy_seconds, 0);
 }
 
+TEST(NetworkModel, xor_pairs_send_a_whole_switch_to_one_other_switch) {
+  // P = 8, 4 nodes of 2, 2 nodes (4 ranks) per switch, 1 KB blocks, switch links 1 GB/s.
+  // d = 1: on-node (1 us + 0.01 us); d = 2, 3: both ranks of node 0 leave (2 us + 0.1 us; R_N's
+  // share 0.1 us is no more); d = 4..7: all 4 ranks of switch 0 go to switch 1 through one link,
+  // 4 KB / 1 GB/s = 4 us (2 us + 4 us).
+  ModelInputs inputs = machine(8, 2, 1000);
+  inputs.nodes_per_switch = 2;
+  inputs.switch_link_bytes_per_second = 1e9;
+  const ModelResult pairs = model_xor_pairs(inputs, "mpi(alg=pair)");
+  EXPECT_EQ(pairs.rounds, 7);
+  EXPECT_NEAR(pairs.seconds, 1.01e-6 + 2 * 2.1e-6 + 4 * 6e-6, 1e-12);
+  EXPECT_THROW(model_xor_pairs(machine(12, 4, 1000), "mpi(alg=pair)"), std::invalid_argument);
+}
+
 TEST(MaxRateModel, every_backend_answers_at_a_million_ranks_in_seconds) {
   const ModelInputs inputs = copying(1000000, 100, 1024);
   const auto start = std::chrono::steady_clock::now();

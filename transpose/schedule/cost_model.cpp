@@ -358,6 +358,59 @@ ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm
   return result;
 }
 
+namespace {
+
+// In a round pairing i with i XOR `distance`: of members 0 .. group - 1, how many pair outside
+// the group, and the most that pair into one other group.
+struct XorSpread {
+  long leaving = 0;
+  long busiest = 0;
+};
+
+XorSpread xor_spread(long group, long distance) {
+  if ((group & (group - 1)) == 0) {  // a power of two: all or none leave, all to one group
+    const long all = distance >= group ? group : 0;
+    return {all, all};
+  }
+  XorSpread spread;
+  std::vector<std::pair<long, long>> to_group;  // (group, members)
+  for (long member = 0; member < group; ++member) {
+    const long target = (member ^ distance) / group;
+    if (target == 0) continue;
+    ++spread.leaving;
+    auto found = std::find_if(to_group.begin(), to_group.end(),
+                              [&](const auto& entry) { return entry.first == target; });
+    if (found == to_group.end()) found = to_group.insert(to_group.end(), {target, 0});
+    spread.busiest = std::max(spread.busiest, ++found->second);
+  }
+  return spread;
+}
+
+}  // namespace
+
+ModelResult model_xor_pairs(const ModelInputs& inputs, const std::string& algorithm) {
+  const long ranks = inputs.ranks;
+  const long per_node = inputs.ranks_per_node;
+  require(ranks >= 1 && (ranks & (ranks - 1)) == 0,
+          algorithm + ": XOR pairs need P a power of two, not P=" + std::to_string(ranks));
+  const long per_switch = inputs.nodes_per_switch;
+  const bool switches = per_switch > 0 && ranks / per_node > per_switch;
+  const double bytes = bytes_of(inputs, 1);
+  ModelResult result = priced(algorithm);
+  for (long distance = 1; distance < ranks; ++distance) {
+    const long leaving = xor_spread(per_node, distance).leaving;
+    const long crossing = switches ? xor_spread(per_switch * per_node, distance).busiest : 0;
+    ++result.rounds;
+    ++result.blocks;
+    result.inter_node_messages_per_node += leaving;
+    result.inter_node_bytes_per_node += static_cast<double>(leaving) * bytes;
+    add_terms(result.terms, round_terms(inputs, {bytes, 1, leaving, per_node - leaving, crossing}));
+  }
+  add_host_copies(result, inputs, 1, 1);  // its own block
+  finish(result, inputs);
+  return result;
+}
+
 ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& family) {
   const long per_node = inputs.ranks_per_node;
   const long ppl = family.ranks_per_leader;

@@ -78,6 +78,13 @@ ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_r
 /// The direct algorithms (pairwise, nonblocking, factor): P-1 rounds of one block each.
 ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm);
 
+/// P - 1 rounds of one block where round d pairs rank i with i XOR d: SMPI's `pair` alltoall
+/// (SimGrid 3.32's alltoall-pair.cpp), `mpi:alg=pair`'s schedule. Each round charges node 0's
+/// ranks leaving it and the busiest link from its switch, as the shift rounds do; unlike a shift,
+/// XOR sends every rank of a switch to one other switch at once. Throws std::invalid_argument
+/// when P is not a power of two.
+ModelResult model_xor_pairs(const ModelInputs& inputs, const std::string& algorithm);
+
 /// A row of the node-aware family ([node-aware-2025] Algorithms 3-5) on equal nodes, its inner
 /// all-to-alls direct (pairwise, nonblocking or factor): `ranks_per_leader` ranks per leader
 /// (ppl; 1: no gather and scatter), and either one flat exchange among the P/ppl leaders
