@@ -88,6 +88,7 @@ struct ModelInputs {
   /// Both 0: copies are free (the model before them). In a simulation SMPI injects the host's
   /// own time between MPI calls, so there too the simulating machine's rate is the parameter.
   double host_copy_bytes_per_second = 0;
+  /// What one of those memcpy calls costs beyond its bytes (MeasuredLinks::host_copy_call_seconds).
   double host_copy_call_seconds = 0;
   /// A message's alpha times the factor of its size (SizeFactor); empty: 1 (a real machine,
   /// whose alpha is measured). Simulated platforms state SimGrid's defaults.
