@@ -18,6 +18,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <a2afft/backends.hpp>
@@ -55,6 +56,8 @@ struct ModelOptions {
   double copy_gbps = 0;          // the node's copy rate, GB/s; 0: no node limit
   double overhead_us = 0;        // o per further message of a round
   double round_overhead_us = 0;  // each round's own cost
+  double host_copy_gbps = 0;     // one rank's memcpy rate, GB/s; 0: copies' bytes free
+  double host_copy_call_ns = 0;  // what a memcpy call costs beyond its bytes
   // A simulated platform's network model (--parameters only): SMPI's factors by message size,
   // the reverse flows' share of a link, and the switch level (nodes per switch, link rate).
   std::vector<model::SizeFactor> latency_factors;
@@ -107,7 +110,8 @@ nlohmann::json to_json(const model::ModelResult& result) {
             {"overhead_seconds", result.terms.overhead_seconds},
             {"bandwidth_seconds", result.terms.bandwidth_seconds},
             {"injection_seconds", result.terms.injection_seconds},
-            {"copy_seconds", result.terms.copy_seconds}}}};
+            {"copy_seconds", result.terms.copy_seconds},
+            {"host_copy_seconds", result.terms.host_copy_seconds}}}};
 }
 
 // The factor algorithms on nodes of `sizes` (ranks numbered node by node): steps, and how often
@@ -213,6 +217,8 @@ void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine
   options.copy_gbps = machine.links.node_copy_bytes_per_second * 1e-9;
   options.overhead_us = machine.links.message_overhead_seconds * 1e6;
   options.round_overhead_us = machine.links.round_overhead_seconds * 1e6;
+  options.host_copy_gbps = machine.links.host_copy_bytes_per_second * 1e-9;
+  options.host_copy_call_ns = machine.links.host_copy_call_seconds * 1e9;
 }
 
 // SMPI's "threshold:value;threshold:value" (smpi/lat-factor, smpi/bw-factor) as SizeFactors.
@@ -299,8 +305,17 @@ void take_parameters_file(ModelOptions& options) {
     *keys[k].second = p[keys[k].first].get<double>() * scale[k];
   }
   // Optional: files written before it was measured, and platforms that cannot state it.
-  if (p.contains("round_overhead_seconds") && p["round_overhead_seconds"].is_number())
-    options.round_overhead_us = p["round_overhead_seconds"].get<double>() * 1e6;
+  const std::tuple<const char*, double*, double> optional[] = {
+      {"round_overhead_seconds", &options.round_overhead_us, 1e6},
+      {"host_copy_bytes_per_second", &options.host_copy_gbps, 1e-9},
+      {"host_copy_call_seconds", &options.host_copy_call_ns, 1e9}};
+  for (const auto& [key, target, unit] : optional) {
+    if (!p.contains(key)) continue;
+    if (!p[key].is_number())
+      throw UsageError("--parameters=" + options.parameters_path + ": \"" + key +
+                       "\" is not a number");
+    *target = p[key].get<double>() * unit;
+  }
   take_network_model(options, p);
 }
 
@@ -332,7 +347,8 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   for (const double value :
        {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
         options.beta_inter_ns, options.injection_gbps, options.copy_gbps, options.overhead_us,
-        options.round_overhead_us, options.reverse_flow_share, options.switch_link_gbps}) {
+        options.round_overhead_us, options.reverse_flow_share, options.switch_link_gbps,
+        options.host_copy_gbps, options.host_copy_call_ns}) {
     if (!(value >= 0) || !std::isfinite(value)) {
       throw UsageError("alpha, beta, rates and overhead must be finite and not negative; got " +
                        fixed(value, "%g"));
@@ -347,6 +363,8 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   inputs.node_copy_bytes_per_second = options.copy_gbps * 1e9;
   inputs.message_overhead_seconds = options.overhead_us * 1e-6;
   inputs.round_overhead_seconds = options.round_overhead_us * 1e-6;
+  inputs.host_copy_bytes_per_second = options.host_copy_gbps * 1e9;
+  inputs.host_copy_call_seconds = options.host_copy_call_ns * 1e-9;
   inputs.latency_factors = options.latency_factors;
   inputs.bandwidth_factors = options.bandwidth_factors;
   inputs.reverse_flow_share = options.reverse_flow_share;
@@ -402,7 +420,13 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
                     : std::string("unlimited"))
             << " per node; overhead " << fixed(inputs.message_overhead_seconds * 1e6, "%.3f")
             << " us per further message of a round, "
-            << fixed(inputs.round_overhead_seconds * 1e6, "%.3f") << " us per round\n";
+            << fixed(inputs.round_overhead_seconds * 1e6, "%.3f") << " us per round\n"
+            << "# host copies (packing, unpacking, leaders' aggregation): "
+            << (inputs.host_copy_bytes_per_second > 0
+                    ? fixed(inputs.host_copy_bytes_per_second * 1e-9) + " GB/s"
+                    : std::string("bytes free"))
+            << " and " << fixed(inputs.host_copy_call_seconds * 1e9, "%.1f")
+            << " ns per memcpy call\n";
   if (!inputs.latency_factors.empty() || !inputs.bandwidth_factors.empty() ||
       inputs.reverse_flow_share > 0 || inputs.nodes_per_switch > 0) {
     std::cout << "# network model (simulated platform): factors by message size, latency "
@@ -435,7 +459,8 @@ void print_backend_table(const std::vector<model::ModelResult>& results) {
                            {"overhead %", true},
                            {"bandwidth %", true},
                            {"injection %", true},
-                           {"copy %", true}});
+                           {"copy %", true},
+                           {"host copy %", true}});
   for (const auto& result : results) {
     const auto share = [&](double seconds) {
       return fixed(result.seconds > 0 ? 100 * seconds / result.seconds : 0, "%.0f");
@@ -446,7 +471,7 @@ void print_backend_table(const std::vector<model::ModelResult>& results) {
                    std::to_string(result.inter_node_messages_per_node),
                    fixed(result.inter_node_bytes_per_node, "%.0f"), fixed(result.seconds * 1e6),
                    share(t.latency_seconds), share(t.overhead_seconds), share(t.bandwidth_seconds),
-                   share(t.injection_seconds), share(t.copy_seconds)});
+                   share(t.injection_seconds), share(t.copy_seconds), share(t.host_copy_seconds)});
   }
   table.print(std::cout);
 }
@@ -530,6 +555,8 @@ void write_model_json(const ModelOptions& options, const model::ModelInputs& inp
         {"node_copy_bytes_per_second", inputs.node_copy_bytes_per_second},
         {"message_overhead_seconds", inputs.message_overhead_seconds},
         {"round_overhead_seconds", inputs.round_overhead_seconds},
+        {"host_copy_bytes_per_second", inputs.host_copy_bytes_per_second},
+        {"host_copy_call_seconds", inputs.host_copy_call_seconds},
         {"latency_factors", format_size_factors(inputs.latency_factors)},
         {"bandwidth_factors", format_size_factors(inputs.bandwidth_factors)},
         {"reverse_flow_share", inputs.reverse_flow_share},
@@ -625,7 +652,8 @@ Runner add_model(CLI::App& app) {
       "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
       "first rank; all ranks of rank 0's node swapping 1 MiB with another node's at once "
       "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
-      "pairwise with 1 B blocks (each round's own cost); as "
+      "pairwise with 1 B blocks (each round's own cost); rank 0's memcpy of 64 MiB and of 8 B "
+      "blocks (host copies); as "
       "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");
   command
       ->add_option("--injection-gbps", options->injection_gbps,
@@ -646,13 +674,22 @@ Runner add_model(CLI::App& app) {
                    "What each round of an exchange costs beyond its messages (its own work), "
                    "microseconds")
       ->capture_default_str();
+  command
+      ->add_option("--host-copy-gbps", options->host_copy_gbps,
+                   "One rank's memcpy rate for the exchanges' own packing, unpacking and "
+                   "leaders' aggregation, GB/s (0: those copies' bytes are free)")
+      ->capture_default_str();
+  command
+      ->add_option("--host-copy-call-ns", options->host_copy_call_ns,
+                   "What one memcpy call of the exchanges costs beyond its bytes, nanoseconds")
+      ->capture_default_str();
   auto* parameters = command->add_option(
       "--parameters", options->parameters_path,
       "Read the machine's parameters from a JSON file (what --measure --json writes under "
       "\"inputs\", or a platform's published specifications; inputs/platforms/*.json)");
-  for (const char* name :
-       {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us", "--beta-inter-ns",
-        "--injection-gbps", "--copy-gbps", "--overhead-us", "--round-overhead-us"}) {
+  for (const char* name : {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us",
+                           "--beta-inter-ns", "--injection-gbps", "--copy-gbps", "--overhead-us",
+                           "--round-overhead-us", "--host-copy-gbps", "--host-copy-call-ns"}) {
     measure->excludes(command->get_option(name));
     parameters->excludes(command->get_option(name));
   }

@@ -137,7 +137,7 @@ schedule::ModelResult modelled_cost(const Spec& spec, const schedule::ModelInput
 std::vector<PricedSpec> priced_specs(const schedule::ModelInputs& inputs) {
   std::vector<PricedSpec> priced;
   for (const ExchangeInfo* info : kExchanges) {
-    if (info->cost == nullptr) continue;
+    if (info->cost == nullptr || info->cost_needs_named_schedule) continue;
     const std::vector<Spec> specs = info->cost_sweep != nullptr
                                         ? info->cost_sweep(inputs)
                                         : std::vector<Spec>{Spec{std::string(info->name), {}}};

@@ -77,6 +77,10 @@ struct ExchangeInfo {
   /// The specs of this backend that auto:mode=estimate prices on `inputs` (e.g. tra at every
   /// radix). nullptr: its defaults alone. Only rows with a cost are priced.
   std::vector<Spec> (*cost_sweep)(const schedule::ModelInputs& inputs) = nullptr;
+  /// Whether `cost` prices only specs that name their schedule (the vendor row: the library's
+  /// own choice is unknown, mpi:alg=pair is not): such a row is left out of what prices defaults,
+  /// `a2afft model`'s table without --exchange and auto:mode=estimate.
+  bool cost_needs_named_schedule = false;
   /// Runs inner exchanges of its own (the node-aware family), so it cannot be one.
   bool hierarchical = false;
   /// Whether its plans overlap between ExchangePlan::start() and finish().

@@ -30,7 +30,7 @@ ModelResult spec_cost(const ModelInputs& inputs, std::string_view spec) {
 std::vector<std::string> modelled_backends() {
   std::vector<std::string> names;
   for (const detail::ExchangeInfo* info : detail::registered_exchanges()) {
-    if (info->cost != nullptr) names.emplace_back(info->name);
+    if (info->cost != nullptr && !info->cost_needs_named_schedule) names.emplace_back(info->name);
   }
   return names;
 }

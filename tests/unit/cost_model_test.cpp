@@ -79,13 +79,26 @@ TEST(CostModel, each_row_prices_its_defaults_with_its_schedule) {
 
 TEST(CostModel, a_backend_without_a_cost_is_refused_naming_those_with_one) {
   try {
-    modelled_cost(Spec{"mpi", {}}, sixteen_ranks());
-    FAIL() << "mpi has no cost model";
+    modelled_cost(Spec{"factor-hier", {}}, sixteen_ranks());
+    FAIL() << "factor-hier has no cost model";
   } catch (const UsageError& error) {
-    EXPECT_NE(std::string(error.what()).find("prices pairwise, nonblocking, factor, tra, bruck"),
-              std::string::npos)
+    EXPECT_NE(
+        std::string(error.what()).find("prices mpi, pairwise, nonblocking, factor, tra, bruck"),
+        std::string::npos)
         << error.what();
   }
+}
+
+// The vendor row is priced only with its schedule named: the library's own choice is unknown.
+TEST(CostModel, mpi_is_priced_only_with_its_schedule_named) {
+  EXPECT_THROW(modelled_cost(Spec{"mpi", {}}, sixteen_ranks()), UsageError);
+  const ModelResult pair = modelled_cost(Spec{"mpi", {{"alg", "pair"}}}, sixteen_ranks());
+  EXPECT_EQ(pair.algorithm, "mpi(alg=pair)");
+  EXPECT_EQ(pair.rounds, 15);
+  const ModelResult ring = modelled_cost(Spec{"mpi", {{"alg", "ring"}}}, sixteen_ranks());
+  EXPECT_DOUBLE_EQ(ring.seconds, model_direct(sixteen_ranks(), "pairwise").seconds);
+  for (const PricedSpec& priced : priced_specs(sixteen_ranks()))
+    EXPECT_NE(priced.spec.name, "mpi") << "auto:mode=estimate cannot price the library's choice";
 }
 
 // What auto:mode=estimate chooses from: every radix of tra, every r1 x r2 of tra2, each once,

@@ -1,6 +1,6 @@
 // The cost model's terms (issue 47) against hand computation: the max-rate node injection
 // ([max-rate-2016]), the node's copy rate under contention, the per-message overhead, and the
-// rows' schedules priced with them; and the model's speed at P = 10^6.
+// rows' schedules priced with them; the host copy term; and the model's speed at P = 10^6.
 
 #include <gtest/gtest.h>
 
@@ -82,6 +82,16 @@ TEST(MaxRateModel, every_round_pays_its_own_overhead) {
   // tra2 prices each phase as its rounds of the mean message: the overhead counts them all.
   const ModelResult tra2 = model_tra2(inputs, 8, 8);
   EXPECT_NEAR(tra2.terms.overhead_seconds, static_cast<double>(tra2.rounds) * 10e-6, 1e-12);
+}
+
+TEST(MaxRateModel, a_gather_or_scatter_is_one_call_and_pays_the_round_overhead_once) {
+  // hierarchical, P = 256, Q = ppl = 64: MPI_Gather (63 messages), 3 leader rounds, MPI_Scatter
+  // (63 messages): a2afft's own work between MPI calls is 1 + 3 + 1 rounds' overhead.
+  ModelInputs inputs = machine(256, 64, 16);
+  inputs.round_overhead_seconds = 10e-6;
+  const ModelResult result = model_node_aware(inputs, {"hierarchical", 64, false, 1});
+  EXPECT_EQ(result.rounds, 63 + 3 + 63);
+  EXPECT_NEAR(result.terms.overhead_seconds, 5 * 10e-6, 1e-15);
 }
 
 TEST(MaxRateModel, zero_rates_leave_the_alpha_beta_model) {
@@ -216,8 +226,83 @@ TEST(NetworkModel, shared_leaders_charge_each_rounds_switch_link) {
   EXPECT_NEAR(mpml.terms.injection_seconds, (4.0 * 16 - 7 * 0.4) * 1e-6, 1e-12);
 }
 
+// The host copy term: 10 GB/s and 5 ns a memcpy call.
+ModelInputs copying(long ranks, long per_node, std::size_t block_bytes) {
+  ModelInputs inputs = machine(ranks, per_node, block_bytes);
+  inputs.host_copy_bytes_per_second = 10e9;
+  inputs.host_copy_call_seconds = 5e-9;
+  return inputs;
+}
+
+TEST(HostCopy, calls_and_bytes_by_hand) {
+  // 100 calls moving 1 MB: 100 x 5 ns + 1 MB / 10 GB/s = 0.5 us + 100 us.
+  EXPECT_NEAR(host_copy_seconds(copying(8, 8, 1), 100, 1e6), 100.5e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(host_copy_seconds(machine(8, 8, 1), 100, 1e6), 0);  // not given: free
+}
+
+TEST(HostCopy, tra_packs_only_rounds_of_more_than_one_block) {
+  // P = 8, radix 2: three rounds of the 4 distances with bit k set, 12 blocks packed;
+  // radix 8: seven rounds of one block each, none packed.
+  EXPECT_EQ(tra_packed_blocks(8, 2), 12);
+  EXPECT_EQ(tra_packed_blocks(8, 8), 0);
+  // P = 9, radix 3: two digit positions, values 1 and 2 of each, 3 blocks a round.
+  EXPECT_EQ(tra_packed_blocks(9, 3), 12);
+}
+
+TEST(HostCopy, tra_radix_2_copies_its_own_block_and_packs_twice) {
+  // P = 8, 16 B blocks: 1 + 2 x 12 = 25 calls of 16 B: 25 x 5 ns + 400 B / 10 GB/s.
+  const ModelResult with = model_tra(copying(8, 8, 16), 2);
+  const ModelResult without = model_tra(machine(8, 8, 16), 2);
+  EXPECT_NEAR(with.terms.host_copy_seconds, 125e-9 + 40e-9, 1e-18);
+  EXPECT_NEAR(with.seconds - without.seconds, 165e-9, 1e-15);
+  EXPECT_NEAR(with.seconds, total_seconds(with.terms), 1e-15);
+}
+
+TEST(HostCopy, the_hierarchical_leader_copies_its_whole_node_twice) {
+  // P = 256, Q = ppl = 64, 4 KiB blocks: the leader transposes the gathered 64 x 256 blocks into
+  // super-blocks (256 calls of 64 blocks), back out per member (16,384 calls of one block), and
+  // its inner pairwise copies its own super-block (1 call of 64^2 blocks).
+  const ModelResult result =
+      model_node_aware(copying(256, 64, 4096), {"hierarchical", 64, false, 1});
+  const double calls = 256 + 16384 + 1;
+  const double bytes = (2.0 * 64 * 256 + 64 * 64) * 4096;
+  EXPECT_NEAR(result.terms.host_copy_seconds, calls * 5e-9 + bytes / 10e9, 1e-12);
+  // 134 MB through one memcpy: 15.1 ms on its own, more than the leaders' 3 x 16 MiB messages.
+  EXPECT_GT(result.terms.host_copy_seconds, 0.015);
+}
+
+TEST(HostCopy, node_aware_transposes_twice_on_every_rank) {
+  // ppl = 1, two-step over regions of Q = 4 groups, P = 16: two transposes of the 16 blocks
+  // (16 calls each) and the two inner pairwise's own blocks (4 blocks, then 4 blocks).
+  const ModelResult result = model_node_aware(copying(16, 4, 100), {"node-aware", 1, true, 4});
+  EXPECT_NEAR(result.terms.host_copy_seconds, 34 * 5e-9 + 40 * 100 / 10e9, 1e-15);
+}
+
+TEST(HostCopy, shared_leaders_gather_and_scatter_are_host_copies) {
+  // 4 nodes of 4, 1 leader, 1 KB blocks: 3 messages, each a gather of 4 runs of 4 blocks and a
+  // scatter of 16 single blocks; every rank pulls its own node's 4 blocks: 64 calls, 100 blocks.
+  // The node's shared-memory rate no longer applies (the copies are memcpys).
+  const ModelResult mpml = model_shared_leaders(copying(16, 4, 1000), {"mpml", 1, false});
+  EXPECT_NEAR(mpml.terms.host_copy_seconds, 64 * 5e-9 + 100 * 1000 / 10e9, 1e-15);
+  EXPECT_DOUBLE_EQ(mpml.terms.copy_seconds, 0);
+}
+
+TEST(NetworkModel, xor_pairs_send_a_whole_switch_to_one_other_switch) {
+  // P = 8, 4 nodes of 2, 2 nodes (4 ranks) per switch, 1 KB blocks, switch links 1 GB/s.
+  // d = 1: on-node (1 us + 0.01 us); d = 2, 3: both ranks of node 0 leave (2 us + 0.1 us; R_N's
+  // share 0.1 us is no more); d = 4..7: all 4 ranks of switch 0 go to switch 1 through one link,
+  // 4 KB / 1 GB/s = 4 us (2 us + 4 us).
+  ModelInputs inputs = machine(8, 2, 1000);
+  inputs.nodes_per_switch = 2;
+  inputs.switch_link_bytes_per_second = 1e9;
+  const ModelResult pairs = model_xor_pairs(inputs, "mpi(alg=pair)");
+  EXPECT_EQ(pairs.rounds, 7);
+  EXPECT_NEAR(pairs.seconds, 1.01e-6 + 2 * 2.1e-6 + 4 * 6e-6, 1e-12);
+  EXPECT_THROW(model_xor_pairs(machine(12, 4, 1000), "mpi(alg=pair)"), std::invalid_argument);
+}
+
 TEST(MaxRateModel, every_backend_answers_at_a_million_ranks_in_seconds) {
-  const ModelInputs inputs = machine(1000000, 100, 1024);
+  const ModelInputs inputs = copying(1000000, 100, 1024);
   const auto start = std::chrono::steady_clock::now();
   for (const std::string& name : model::modelled_backends()) {
     const auto one = std::chrono::steady_clock::now();

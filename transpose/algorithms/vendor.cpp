@@ -32,7 +32,10 @@
 //     with --alltoall NAME.
 //   A forced row's start() does all the work with MPI_Alltoall (the libraries force only the
 //   blocking call), so it does not overlap.
-// Cost: whatever the library does; at best (P-1)(alpha + b*beta) for large blocks b.
+// Cost: whatever the library does; at best (P-1)(alpha + b*beta) for large blocks b. The model
+//   prices only a named schedule (vendor_cost): mpi:alg=pair, SMPI's XOR pairs
+//   (schedule::model_xor_pairs), and mpi:alg=ring, SMPI's shifts (pairwise's); plain mpi is an
+//   error there, and neither `a2afft model`'s default table nor auto:mode=estimate prices it.
 // Parameters: alg = one of the algorithms the running library lists, or auto (its own choice).
 
 #include <algorithm>
@@ -47,6 +50,7 @@
 #include "mpi/comm.hpp"
 #include "mpi/control_variable.hpp"
 #include "mpi/datatype.hpp"
+#include "schedule/cost_model.hpp"
 #include "simulator/smpi_alltoall.hpp"
 #include "simulator/smpi_rules.hpp"
 #include "topology/topology.hpp"
@@ -386,6 +390,27 @@ std::vector<Spec> vendor_candidates(const RankLayout&, std::size_t) {
   return specs;
 }
 
+// The model's price of a vendor spec: only a named schedule, since the library's own choice is
+// unknown to it. alg=pair: SMPI's pair (partners rank XOR step, P a power of two); alg=ring:
+// SMPI's ring (shifts, pairwise's schedule).
+schedule::ModelResult vendor_cost(const schedule::ModelInputs& inputs, const Params& params) {
+  const std::string* text = params.spec().find("alg");
+  const std::string alg = text == nullptr ? "auto" : *text;
+  if (alg == "ring") return schedule::model_direct(inputs, "mpi(alg=ring)");
+  if (alg != "pair") {
+    throw UsageError(
+        "the cost model prices mpi only with its schedule named: mpi:alg=pair (SMPI's pair, "
+        "partners rank XOR step, P a power of two) or mpi:alg=ring (shifts); the library's own "
+        "choice (alg=" +
+        alg + ") is unknown to it");
+  }
+  try {
+    return schedule::model_xor_pairs(inputs, "mpi(alg=pair)");
+  } catch (const std::invalid_argument& error) {
+    throw UsageError(error.what());
+  }
+}
+
 constexpr std::string_view kName = "mpi";
 constexpr std::string_view kExamples[] = {"mpi"};
 constexpr ParamInfo kParams[] = {
@@ -408,6 +433,8 @@ extern const ExchangeInfo kVendorExchange = {
     .make = make_vendor,
     .scratch = {},
     .auto_candidates = vendor_candidates,
+    .cost = vendor_cost,
+    .cost_needs_named_schedule = true,
     .split_phase = SplitPhase::yes,
 };
 

@@ -69,6 +69,22 @@ double bytes_of(const ModelInputs& inputs, long blocks) {
   return static_cast<double>(blocks) * static_cast<double>(inputs.block_bytes);
 }
 
+// The charged rank copies `calls` chunks of `chunk_blocks` blocks each on the host.
+void add_host_copies(ModelResult& result, const ModelInputs& inputs, long calls,
+                     long chunk_blocks) {
+  result.terms.host_copy_seconds +=
+      host_copy_seconds(inputs, static_cast<double>(calls),
+                        static_cast<double>(calls) * bytes_of(inputs, chunk_blocks));
+}
+
+// What a TRA among `members` with `radix` copies on the host, every block `unit` blocks: its
+// own block (BlockTransfer::copy_own) and each packed round's blocks twice (pack, unpack).
+void add_tra_copies(ModelResult& result, const ModelInputs& inputs, long members, long radix,
+                    long unit) {
+  add_host_copies(result, inputs, 1, unit);
+  add_host_copies(result, inputs, 2 * tra_packed_blocks(members, radix), unit);
+}
+
 // The P - 1 rounds of a direct exchange among `members` numbered node by node, `per_node` on
 // each node, every message `blocks` blocks: round d pairs member i with i + d, and costs its
 // slowest message. Each member's message is sent by `senders` ranks (the leaders of a region):
@@ -91,13 +107,18 @@ void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long memb
 
 // `count` rounds of one intra-node message of `blocks` blocks each, `concurrent` of the node's
 // ranks sending at once; sent by the charged rank when `sends` (a scatter, the second step) and
-// received by it otherwise (a gather).
+// received by it otherwise (a gather). `one_call`: the rounds are one MPI collective
+// (MPI_Gather, MPI_Scatter), whose rounds run inside the MPI library, so a2afft's own work
+// between MPI calls (the round overhead) is paid once for the call, not once a message.
 void add_intra_rounds(ModelResult& result, const ModelInputs& inputs, long count, long blocks,
-                      long concurrent, bool sends) {
+                      long concurrent, bool sends, bool one_call) {
+  if (count <= 0) return;
   result.rounds += count;
   if (sends) result.blocks += count * blocks;
   add_terms(result.terms, round_terms(inputs, {bytes_of(inputs, blocks), 1, 0, concurrent}),
             static_cast<double>(count));
+  if (one_call)
+    result.terms.overhead_seconds -= static_cast<double>(count - 1) * inputs.round_overhead_seconds;
 }
 
 // tra2's phase 2: TRA among the N nodes with `radix`, every message Q times the node-level
@@ -119,6 +140,45 @@ void add_tra2_inter_rounds(ModelResult& result, const ModelInputs& inputs, long 
                 round_terms(inputs, {bytes_of(inputs, blocks), 1, per_node, 0, crossing}));
     }
   }
+}
+
+// tra2's host copies (Tra2Exchange::run): with both layers, the P blocks packed into
+// super-blocks by local rank, the intra TRA's copies (super-blocks of N blocks), the P blocks
+// transposed by node, and the inter TRA's (super-blocks of Q blocks); ranks numbered node by
+// node, so no unpack. With one layer, that layer's TRA alone, block by block.
+void add_tra2_copies(ModelResult& result, const ModelInputs& inputs, long intra_radix,
+                     long inter_radix) {
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = inputs.ranks / per_node;
+  if (nodes == 1 || per_node == 1) {
+    add_tra_copies(result, inputs, inputs.ranks, nodes == 1 ? intra_radix : inter_radix, 1);
+    return;
+  }
+  add_host_copies(result, inputs, 2 * inputs.ranks, 1);
+  add_tra_copies(result, inputs, per_node, intra_radix, nodes);
+  add_tra_copies(result, inputs, nodes, inter_radix, per_node);
+}
+
+// The node-aware family's host copies on a leader (NodeAwareFamilyExchange, ranks in canonical
+// order): with ppl > 1 the gathered ppl x P blocks transposed into super-blocks (P chunks of ppl
+// blocks) and back out per member (ppl P chunks of one block); two-step, the R x m super-blocks
+// transposed twice (P/ppl chunks of ppl^2 blocks each time); each inner direct exchange's own
+// (super-)block. hierarchical's one leader copies its whole node's 2 Q P blocks.
+void add_family_copies(ModelResult& result, const ModelInputs& inputs, long ppl, bool two_step,
+                       long groups_per_region) {
+  const long super_block = ppl * ppl;
+  const long leaders = inputs.ranks / ppl;
+  if (ppl > 1) {
+    add_host_copies(result, inputs, inputs.ranks, ppl);
+    add_host_copies(result, inputs, inputs.ranks * ppl, 1);
+  }
+  if (!two_step) {
+    add_host_copies(result, inputs, 1, super_block);
+    return;
+  }
+  add_host_copies(result, inputs, 2 * leaders, super_block);
+  add_host_copies(result, inputs, 1, groups_per_region * super_block);
+  add_host_copies(result, inputs, 1, leaders / groups_per_region * super_block);
 }
 
 void require(bool condition, const std::string& what) {
@@ -194,12 +254,14 @@ ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_b
   inputs.node_copy_bytes_per_second = links.node_copy_bytes_per_second;
   inputs.message_overhead_seconds = links.message_overhead_seconds;
   inputs.round_overhead_seconds = links.round_overhead_seconds;
+  inputs.host_copy_bytes_per_second = links.host_copy_bytes_per_second;
+  inputs.host_copy_call_seconds = links.host_copy_call_seconds;
   return inputs;
 }
 
 double total_seconds(const ModelTerms& terms) {
   return terms.latency_seconds + terms.overhead_seconds + terms.bandwidth_seconds +
-         terms.injection_seconds + terms.copy_seconds;
+         terms.injection_seconds + terms.copy_seconds + terms.host_copy_seconds;
 }
 
 void add_terms(ModelTerms& terms, const ModelTerms& more, double times) {
@@ -208,6 +270,25 @@ void add_terms(ModelTerms& terms, const ModelTerms& more, double times) {
   terms.bandwidth_seconds += times * more.bandwidth_seconds;
   terms.injection_seconds += times * more.injection_seconds;
   terms.copy_seconds += times * more.copy_seconds;
+  terms.host_copy_seconds += times * more.host_copy_seconds;
+}
+
+double host_copy_seconds(const ModelInputs& inputs, double calls, double bytes) {
+  const double rate = inputs.host_copy_bytes_per_second;
+  return calls * inputs.host_copy_call_seconds + (rate > 0 ? bytes / rate : 0);
+}
+
+long tra_packed_blocks(long members, long radix) {
+  if (members < 2) return 0;
+  long packed = 0;
+  const int width = radix_digits(members - 1, radix);
+  for (int position = 0; position < width; ++position) {
+    for (long value = 1; value < radix; ++value) {
+      const long blocks = tra_round_blocks_by_formula(members, radix, position, value);
+      if (blocks > 1) packed += blocks;
+    }
+  }
+  return packed;
 }
 
 long ranks_leaving_node(long ranks, long ranks_per_node, long distance) {
@@ -239,6 +320,7 @@ ModelResult model_tra(const ModelInputs& inputs, long radix) {
                 round_terms(inputs, {bytes, 1, leaving, per_node - leaving, crossing}));
     }
   }
+  add_tra_copies(result, inputs, inputs.ranks, radix, 1);
   finish(result, inputs);
   return result;
 }
@@ -263,6 +345,7 @@ ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_r
               static_cast<double>(counts.intra.rounds));
   }
   add_tra2_inter_rounds(result, inputs, inter_radix);
+  add_tra2_copies(result, inputs, intra_radix, inter_radix);
   finish(result, inputs);
   return result;
 }
@@ -270,6 +353,60 @@ ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_r
 ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm) {
   ModelResult result = priced(algorithm);
   add_direct_rounds(result, inputs, inputs.ranks, inputs.ranks_per_node, 1, 1);
+  add_host_copies(result, inputs, 1, 1);  // its own block
+  finish(result, inputs);
+  return result;
+}
+
+namespace {
+
+// In a round pairing i with i XOR `distance`: of members 0 .. group - 1, how many pair outside
+// the group, and the most that pair into one other group.
+struct XorSpread {
+  long leaving = 0;
+  long busiest = 0;
+};
+
+XorSpread xor_spread(long group, long distance) {
+  if ((group & (group - 1)) == 0) {  // a power of two: all or none leave, all to one group
+    const long all = distance >= group ? group : 0;
+    return {all, all};
+  }
+  XorSpread spread;
+  std::vector<std::pair<long, long>> to_group;  // (group, members)
+  for (long member = 0; member < group; ++member) {
+    const long target = (member ^ distance) / group;
+    if (target == 0) continue;
+    ++spread.leaving;
+    auto found = std::find_if(to_group.begin(), to_group.end(),
+                              [&](const auto& entry) { return entry.first == target; });
+    if (found == to_group.end()) found = to_group.insert(to_group.end(), {target, 0});
+    spread.busiest = std::max(spread.busiest, ++found->second);
+  }
+  return spread;
+}
+
+}  // namespace
+
+ModelResult model_xor_pairs(const ModelInputs& inputs, const std::string& algorithm) {
+  const long ranks = inputs.ranks;
+  const long per_node = inputs.ranks_per_node;
+  require(ranks >= 1 && (ranks & (ranks - 1)) == 0,
+          algorithm + ": XOR pairs need P a power of two, not P=" + std::to_string(ranks));
+  const long per_switch = inputs.nodes_per_switch;
+  const bool switches = per_switch > 0 && ranks / per_node > per_switch;
+  const double bytes = bytes_of(inputs, 1);
+  ModelResult result = priced(algorithm);
+  for (long distance = 1; distance < ranks; ++distance) {
+    const long leaving = xor_spread(per_node, distance).leaving;
+    const long crossing = switches ? xor_spread(per_switch * per_node, distance).busiest : 0;
+    ++result.rounds;
+    ++result.blocks;
+    result.inter_node_messages_per_node += leaving;
+    result.inter_node_bytes_per_node += static_cast<double>(leaving) * bytes;
+    add_terms(result.terms, round_terms(inputs, {bytes, 1, leaving, per_node - leaving, crossing}));
+  }
+  add_host_copies(result, inputs, 1, 1);  // its own block
   finish(result, inputs);
   return result;
 }
@@ -283,7 +420,8 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
   const long leaders = inputs.ranks / ppl;
   const long super_block = ppl * ppl;  // blocks from a leader group to a leader group
   ModelResult result = priced(family.algorithm);
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, false);  // gather
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, false,
+                   true);  // MPI_Gather
   if (!family.two_step) {
     add_direct_rounds(result, inputs, leaders, leaders_per_node, super_block, 1);
   } else {
@@ -294,9 +432,11 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
                 " of a node");
     const long regions = leaders / m;
     add_direct_rounds(result, inputs, regions, leaders_per_node / m, m * super_block, m);
-    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true);
+    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true, false);
   }
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, true);  // scatter
+  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, true,
+                   true);  // MPI_Scatter
+  add_family_copies(result, inputs, ppl, family.two_step, family.groups_per_region);
   finish(result, inputs);
   return result;
 }
@@ -308,12 +448,27 @@ struct LeaderStages {
   ModelTerms gather, send, scatter;
 };
 
+// A shared-leader copy from or into node memory: `calls` memcpys of `bytes` in all, by
+// `copying` ranks at once. With the host's copy rate given it is what it is, the rank's memcpy
+// (host_copy_seconds); without, as before the host term, the intra-node link's beta with the
+// node's copy rate shared by the copying ranks.
+ModelTerms node_memory_copy(const ModelInputs& inputs, double calls, double bytes, long copying) {
+  if (inputs.host_copy_bytes_per_second > 0 || inputs.host_copy_call_seconds > 0) {
+    ModelTerms terms;
+    terms.host_copy_seconds = host_copy_seconds(inputs, calls, bytes);
+    return terms;
+  }
+  return side_terms({0, inputs.intra.beta_seconds_per_byte}, bytes, copying,
+                    inputs.node_copy_bytes_per_second, &ModelTerms::copy_seconds);
+}
+
+// Q ranks per node: the gather reads Q runs of Q blocks (one per peer), the scatter writes Q^2
+// blocks one by one (SharedLeaderExchange::gather, scatter).
 LeaderStages leader_stages(const ModelInputs& inputs, long leaders, double message_bytes) {
-  const double copy_rate = inputs.node_copy_bytes_per_second;
+  const auto per_node = static_cast<double>(inputs.ranks_per_node);
   LeaderStages stages;
-  stages.gather = side_terms({0, inputs.intra.beta_seconds_per_byte}, message_bytes, leaders,
-                             copy_rate, &ModelTerms::copy_seconds);
-  stages.scatter = stages.gather;
+  stages.gather = node_memory_copy(inputs, per_node, message_bytes, leaders);
+  stages.scatter = node_memory_copy(inputs, per_node * per_node, message_bytes, leaders);
   stages.send =
       side_terms(scaled_link(inputs, inputs.inter, message_bytes, true), message_bytes, leaders,
                  scaled_rate(inputs, inputs.node_injection_bytes_per_second, message_bytes),
@@ -358,8 +513,7 @@ ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderMo
   const LeaderStages stages = leader_stages(inputs, row.leaders, message_bytes);
   // Every rank copies its own node's Q blocks, all Q ranks at once.
   const ModelTerms own_node =
-      side_terms({0, inputs.intra.beta_seconds_per_byte}, bytes_of(inputs, per_node), per_node,
-                 inputs.node_copy_bytes_per_second, &ModelTerms::copy_seconds);
+      node_memory_copy(inputs, static_cast<double>(per_node), bytes_of(inputs, per_node), per_node);
   ModelTerms messages;
   for (long round = 0; round < served; ++round) {
     // Round j's leaders send to node offsets jL + 1 .. jL + L (served_offsets).

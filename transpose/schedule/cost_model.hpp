@@ -55,6 +55,13 @@ long switch_link_flows(long members, long per_node, long per_switch, long distan
 /// takes the latency factor of the message's size, every rate its bandwidth factor, and the
 /// off-node rates are divided by 1 + the reverse flows' share.
 ModelTerms round_terms(const ModelInputs& inputs, const RoundLoad& round);
+/// The host copy term: `calls` memcpys moving `bytes` in all on one rank, each call at
+/// ModelInputs::host_copy_call_seconds and the bytes at host_copy_bytes_per_second (0: free).
+double host_copy_seconds(const ModelInputs& inputs, double calls, double bytes);
+/// The blocks a TRA among `members` with `radix` packs (and unpacks again): those of every
+/// round that sends more than one (TraExchange packs those; a round of one block goes without).
+long tra_packed_blocks(long members, long radix);
+
 /// The sum of the terms: a prediction's seconds.
 double total_seconds(const ModelTerms& terms);
 /// terms += times * more.
@@ -70,6 +77,13 @@ ModelResult model_tra(const ModelInputs& inputs, long radix);
 ModelResult model_tra2(const ModelInputs& inputs, long intra_radix, long inter_radix);
 /// The direct algorithms (pairwise, nonblocking, factor): P-1 rounds of one block each.
 ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm);
+
+/// P - 1 rounds of one block where round d pairs rank i with i XOR d: SMPI's `pair` alltoall
+/// (SimGrid 3.32's alltoall-pair.cpp), `mpi:alg=pair`'s schedule. Each round charges node 0's
+/// ranks leaving it and the busiest link from its switch, as the shift rounds do; unlike a shift,
+/// XOR sends every rank of a switch to one other switch at once. Throws std::invalid_argument
+/// when P is not a power of two.
+ModelResult model_xor_pairs(const ModelInputs& inputs, const std::string& algorithm);
 
 /// A row of the node-aware family ([node-aware-2025] Algorithms 3-5) on equal nodes, its inner
 /// all-to-alls direct (pairwise, nonblocking or factor): `ranks_per_leader` ranks per leader

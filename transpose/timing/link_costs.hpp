@@ -16,7 +16,8 @@ using model::MeasuredLinks;
 /// model's node terms: the ranks of rank 0's node swap 1 MiB with their counterparts on another
 /// node all at once (R_N), and with each other in pairs (the node's copy rate); the gap between
 /// 32 8 B messages of rank 0 in flight at once (o); and each round's own cost: `pairwise` with
-/// 1 B blocks on the whole job, less the model's price of its messages, per round. Collective
+/// 1 B blocks on the whole job, less the model's price of its messages, per round; and the
+/// host's copy rate and memcpy call cost on rank 0 (a 64 MiB memcpy; 8 B blocks). Collective
 /// over topology.comm(); the same numbers on every rank. This is auto's estimate mode's
 /// machine, and what `a2afft model --measure` feeds the model.
 MeasuredLinks measure_links(const Topology& topology);

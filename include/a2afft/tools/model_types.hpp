@@ -43,6 +43,13 @@ struct MeasuredLinks {
   /// the residual per round of `pairwise` with 1 B blocks over the model's price; 0: not
   /// measured.
   double round_overhead_seconds = 0;
+  /// What one rank's memcpy moves per second when it copies alone through memory (a 64 MiB
+  /// buffer, beyond the caches): the rate of the packing, unpacking and leader aggregation the
+  /// exchanges do on the host; 0: not measured.
+  double host_copy_bytes_per_second = 0;
+  /// What one memcpy call costs beyond its bytes (8 B blocks copied one call each, less their
+  /// bytes at host_copy_bytes_per_second): the exchanges copy block by block; 0: not measured.
+  double host_copy_call_seconds = 0;
 };
 
 /// A factor of a message's latency or rate by the message's size, as SimGrid's SMPI states its
@@ -75,6 +82,14 @@ struct ModelInputs {
   double message_overhead_seconds = 0;
   /// What each round costs beyond its messages (MeasuredLinks::round_overhead_seconds).
   double round_overhead_seconds = 0;
+  /// The host's copy rate and cost per copy call (MeasuredLinks::host_copy_bytes_per_second,
+  /// host_copy_call_seconds): each row's local copies (its packing, unpacking and a leader's
+  /// aggregation) cost calls x the call cost + bytes / the rate on the rank that copies most.
+  /// Both 0: copies are free (the model before them). In a simulation SMPI injects the host's
+  /// own time between MPI calls, so there too the simulating machine's rate is the parameter.
+  double host_copy_bytes_per_second = 0;
+  /// What one of those memcpy calls costs beyond its bytes (MeasuredLinks::host_copy_call_seconds).
+  double host_copy_call_seconds = 0;
   /// A message's alpha times the factor of its size (SizeFactor); empty: 1 (a real machine,
   /// whose alpha is measured). Simulated platforms state SimGrid's defaults.
   std::vector<SizeFactor> latency_factors{};
@@ -102,6 +117,8 @@ struct ModelTerms {
   /// What the shared links add: the node's link out (max-rate), and the links between switches
   double injection_seconds = 0;
   double copy_seconds = 0;  ///< what the node's shared memory adds under contention
+  /// The charged rank's own memcpys on the host: packing, unpacking, a leader's aggregation
+  double host_copy_seconds = 0;
 };
 
 /// What one algorithm costs on ModelInputs.
