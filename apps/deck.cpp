@@ -14,7 +14,7 @@
 namespace a2afft::deck {
 namespace {
 
-// integers: one integer or a list of them (integer_list: only a list).
+// integers: one integer or "auto", or a list of them (integer_list: only a list of integers).
 enum class Type { text, integer, boolean, number, text_list, integer_list, integers, size_list };
 
 // How a key becomes arguments of its subcommand.
@@ -66,7 +66,8 @@ constexpr KeyRule kRunKeys[] = {
     {"padding", "fft2d fft3d", Type::text, "--padding", Emit::value},
     {"precision", kFft, Type::text, "--precision", Emit::value},
     {"batch", kFft, Type::integer, "--batch", Emit::value},
-    // A list sweeps the threads per rank, one invocation each (ranks come from the launch).
+    // A list sweeps the threads per rank, one invocation each (ranks come from the launch);
+    // "auto" times the counts.
     {"threads", kFft, Type::integers, "--threads", Emit::expanded},
     {"lengths", "fft1d", Type::size_list, "--n", Emit::expanded},
     {"n1", "fft1d", Type::integer, "--n1", Emit::value},
@@ -125,7 +126,7 @@ const char* type_name(Type type) {
     case Type::integer_list:
       return "a list of integers";
     case Type::integers:
-      return "an integer or a list of integers";
+      return "an integer, \"auto\", or a list of them";
     case Type::size_list:
       return "a size (\"64K\", 4096) or a list of them";
   }
@@ -161,9 +162,13 @@ std::optional<std::vector<std::string>> words_of(const toml::node& node, Type ty
     case Type::integers:
     case Type::size_list: {
       const bool integers = type == Type::integer_list || type == Type::integers;
+      // "auto" where a count may be timed (threads = "auto": PlanOptions::timed_threads).
+      const auto is_auto = [&](const toml::node& item) {
+        return type == Type::integers && item.is_string() && *item.value<std::string>() == "auto";
+      };
       std::vector<std::string> words;
       const auto add = [&](const toml::node& item) {
-        if (integers                  ? !item.is_integer()
+        if (integers                  ? !item.is_integer() && !is_auto(item)
             : type == Type::text_list ? !item.is_string()
                                       : !scalar(item)) {
           return false;

@@ -100,7 +100,7 @@ batch = 2
 }
 
 // `threads` (issue 45): the a2afft rows' threads per rank, for every FFT command, not alltoall;
-// a list sweeps them, one invocation each.
+// a list sweeps them, one invocation each; "auto" times the counts.
 TEST(Deck, threads_reach_every_fft_command_and_only_them) {
   const Study study = parse_deck(R"(
 [[run]]
@@ -112,14 +112,20 @@ threads = 2
 kind = "fft1d"
 lengths = ["2^10"]
 threads = [1, 2]
+
+[[run]]
+kind = "fft2d"
+sizes = ["16"]
+threads = "auto"
 )",
                                  "threads.toml");
-  ASSERT_EQ(study.invocations.size(), 3u);
+  ASSERT_EQ(study.invocations.size(), 4u);
   EXPECT_EQ(study.invocations[0].args, (Args{"fft3d", "--size", "16", "--threads", "2"}));
   EXPECT_EQ(study.invocations[1].args, (Args{"fft1d", "--n", "2^10", "--threads", "1"}));
   EXPECT_EQ(study.invocations[2].args, (Args{"fft1d", "--n", "2^10", "--threads", "2"}));
+  EXPECT_EQ(study.invocations[3].args, (Args{"fft2d", "--size", "16", "--threads", "auto"}));
   EXPECT_NE(error_of("[[run]]\nkind = \"fft3d\"\nthreads = \"two\"\n")
-                .find("threads must be an integer or a list of integers"),
+                .find("threads must be an integer, \"auto\", or a list of them"),
             std::string::npos);
   EXPECT_NE(error_of("[[run]]\nkind = \"alltoall\"\nthreads = 2\n")
                 .find("unknown key 'threads' in a alltoall [[run]]"),
