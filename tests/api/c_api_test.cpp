@@ -305,6 +305,13 @@ TEST(CApi, bad_options_give_a_code_and_a_message_on_every_rank_and_no_plan) {
             return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
           },
           A2AFFT_ERROR_USAGE, "needs MPI initialized with at least MPI_THREAD_FUNNELED");
+      // A2AFFT_THREADS_TIMED reaches the plan as timed_threads, which needs the same level.
+      options.threads = A2AFFT_THREADS_TIMED;
+      expect_create_fails(
+          [&](a2afft_fft3d* plan) {
+            return a2afft_fft3d_create(MPI_COMM_WORLD, shape, &options, plan);
+          },
+          A2AFFT_ERROR_USAGE, "PlanOptions::threads=timed_threads needs MPI initialized");
     } else {  // an MPI whose MPI_Init gives more: the plan is made
       a2afft_fft3d_options_init(&options);
       options.threads = 2;
