@@ -36,16 +36,18 @@ void set_plane_thread(int thread) {
 template <typename Real>
 StridedColumns<Real>::StridedColumns(const Stride& line, std::size_t columns, Complex* plane,
                                      Direction direction, Rigor rigor, bool aligned, int threads)
-    : width_(chunk_width(static_cast<std::size_t>(line.n), sizeof(Complex), columns)),
+    : line_points_(static_cast<std::size_t>(line.n)),
+      width_(chunk_width(line_points_, sizeof(Complex), columns)),
       chunks_(columns / width_),
+      tail_width_(columns % width_),
       slot_(scratch_slot<Complex>(width_ * static_cast<std::size_t>(line.n), threads)),
       scratch_(slot_ * static_cast<std::size_t>(std::max(1, threads))) {
   // Chunks start width_ columns apart: aligned as the plane only where that keeps the alignment.
   const bool chunks_aligned = aligned && width_ * sizeof(Complex) % 16 == 0;
   chunk_ = plan_chunk(line, width_, plane, direction, rigor, chunks_aligned);
-  if (const std::size_t rest = columns % width_; rest != 0) {
-    tail_ =
-        std::make_unique<Chunk>(plan_chunk(line, rest, plane, direction, rigor, chunks_aligned));
+  if (tail_width_ != 0) {
+    tail_ = std::make_unique<Chunk>(
+        plan_chunk(line, tail_width_, plane, direction, rigor, chunks_aligned));
   }
 }
 
@@ -64,16 +66,26 @@ auto StridedColumns<Real>::plan_chunk(const Stride& line, std::size_t width, Com
 
 template <typename Real>
 void StridedColumns<Real>::execute_in_place(Complex* plane) const {
+  for (std::size_t chunk = 0; chunk < chunks_ + (tail_ ? 1 : 0); ++chunk)
+    execute_chunk(chunk, plane, plane);
+}
+
+template <typename Real>
+void StridedColumns<Real>::execute_chunk(std::size_t chunk, const Complex* from, Complex* to,
+                                         Real factor) const {
   Complex* scratch = scratch_.data() + slot_ * static_cast<std::size_t>(plane_thread());
-  for (std::size_t chunk = 0; chunk < chunks_; ++chunk) {
-    Complex* columns = plane + chunk * width_;
-    chunk_.fft.execute(columns, scratch);
-    chunk_.copy.execute(scratch, columns);
+  const bool tail = chunk >= chunks_;
+  const Chunk& plans = tail ? *tail_ : chunk_;
+  const std::size_t first = chunk * width_;
+  plans.fft.execute(from + first, scratch);
+  if (factor != 1) {
+    // The chunk's lines lie contiguous in the scratch: one loop over its reals.
+    Real* reals = reinterpret_cast<Real*>(scratch);
+    const std::size_t count = 2 * (tail ? tail_width_ : width_) * line_points_;
+    for (std::size_t i = 0; i < count; ++i)
+      reals[i] *= factor;
   }
-  if (!tail_) return;
-  Complex* columns = plane + chunks_ * width_;
-  tail_->fft.execute(columns, scratch);
-  tail_->copy.execute(scratch, columns);
+  plans.copy.execute(scratch, to + first);
 }
 
 template class StridedColumns<double>;

@@ -47,6 +47,18 @@ class StridedColumns {
   /// In the scratch of plane_thread().
   void execute_in_place(Complex* plane) const;
 
+  /// Chunks of `width()` columns; the rest, `tail_width()` columns (0: none), are chunk
+  /// whole_chunks(), run by the plans of their own width.
+  std::size_t whole_chunks() const { return chunks_; }
+  std::size_t width() const { return width_; }
+  std::size_t tail_width() const { return tail_width_; }
+  /// Chunk `chunk`'s columns of `from` through the scratch of plane_thread() into the same
+  /// columns of `to` (laid out as the planning plane; `to` may be `from`, whose columns are
+  /// read whole into the scratch before any is written), times `factor` while in the scratch
+  /// (1: no multiplication): the six-step FFT's column sweep on one rank, where each thread runs
+  /// whole chunks.
+  void execute_chunk(std::size_t chunk, const Complex* from, Complex* to, Real factor = 1) const;
+
  private:
   struct Chunk {
     FftwPlan<Real> fft;   // `width` columns from the plane into scratch_, lines contiguous
@@ -55,9 +67,11 @@ class StridedColumns {
   Chunk plan_chunk(const Stride& line, std::size_t width, Complex* plane, Direction direction,
                    Rigor rigor, bool aligned);
 
+  std::size_t line_points_ = 0;
   std::size_t width_ = 0;   // columns a chunk
   std::size_t chunks_ = 0;  // whole chunks; the rest of the columns are `tail_`
-  std::size_t slot_ = 0;    // complex numbers of one thread's scratch, whole cache lines
+  std::size_t tail_width_ = 0;
+  std::size_t slot_ = 0;  // complex numbers of one thread's scratch, whole cache lines
   // Written by every execute: a const plan still runs in it (the plans are run from const
   // sweeps), each thread in its own slot, one rank running one transform at a time.
   mutable std::vector<Complex> scratch_;
