@@ -185,12 +185,12 @@ struct LocalTranspose {
 };
 
 /// The six-step FFT's column FFTs on one rank: plane p is chunk `first_chunk` + p of `columns`,
-/// from its columns of `from` into the same columns of `to` (StridedColumns::execute_chunk),
+/// from its columns of `from` into the same columns of `to` (GatheredColumns::execute_chunk),
 /// times `factor`; `chunk_bytes` read and as many written. The chunks of a sweep have one width
 /// (the narrower last one is a sweep of its own), so each plane moves the same bytes.
 template <typename Real>
 struct ColumnChunk {
-  const StridedColumns<Real>* columns = nullptr;
+  const GatheredColumns<Real>* columns = nullptr;
   ProgramArray from = ProgramArray::work;
   ProgramArray to = ProgramArray::work;
   std::size_t first_chunk = 0;

@@ -142,8 +142,8 @@ void BasicSixStep1d<Real>::plan_columns() {
   const Stride line{static_cast<std::ptrdiff_t>(geometry_.split().n1),
                     static_cast<std::ptrdiff_t>(columns)};
   for (const Direction direction : {Direction::forward, Direction::backward}) {
-    columns_[direction == Direction::forward ? 0 : 1] = std::make_unique<StridedColumns<Real>>(
-        line, columns, work_.data(), direction, options_.rigor, true, options_.threads);
+    columns_[direction == Direction::forward ? 0 : 1] = std::make_unique<GatheredColumns<Real>>(
+        line, columns, work_.data(), direction, options_.rigor, options_.threads);
   }
 }
 
@@ -239,7 +239,7 @@ Sweep<Real> BasicSixStep1d<Real>::row_sweep(const SixStepStep& step, bool backwa
 template <typename Real>
 void BasicSixStep1d<Real>::add_column_sweeps(const SixStepStep& step, bool backward,
                                              PlaneProgram<Real>& program) const {
-  const StridedColumns<Real>& columns = *columns_[backward ? 1 : 0];
+  const GatheredColumns<Real>& columns = *columns_[backward ? 1 : 0];
   const Direction direction = backward ? Direction::backward : Direction::forward;
   const double scale =
       step.scaled ? scale_factor(options_.scaling, direction, geometry_.length()) : 1.0;

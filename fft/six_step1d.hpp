@@ -135,7 +135,7 @@ class BasicSixStep1d {
   std::array<FftwPlan<Real>, 2> rows_to_send_;
   // One rank only: the N1 FFTs down the columns, forward and backward, with a scratch of a
   // chunk of columns for each thread.
-  std::array<std::unique_ptr<StridedColumns<Real>>, 2> columns_;
+  std::array<std::unique_ptr<GatheredColumns<Real>>, 2> columns_;
   // The programs of forward() and backward(), compiled at construction.
   PlaneProgram<Real> forward_;
   PlaneProgram<Real> backward_;

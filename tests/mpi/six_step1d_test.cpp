@@ -62,8 +62,8 @@ std::vector<std::size_t> lengths_for(int ranks) {
   }
   lengths.push_back(square * 30);  // 2 * 3 * 5 per P^2
   lengths.push_back(square * 77);  // 7 * 11: N1, N2 odd
-  // 80 x 80 on one rank: the column FFTs' chunks of 51 columns leave a last one of 29.
-  if (ranks == 1) lengths.push_back(6400);
+  // 88 x 88 on one rank: the column FFTs' chunks of 16 columns leave a last one of 8.
+  if (ranks == 1) lengths.push_back(7744);
   return lengths;
 }
 
