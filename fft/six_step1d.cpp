@@ -5,6 +5,9 @@
 // one side, and on the other the packing or unpacking of rows as runs of N1/P or N2/P
 // elements, fused into a sweep of row FFTs a cache-sized chunk of rows at a time: besides the
 // exchange, one pass over memory.
+// On one rank there is nothing to exchange: the N1 FFTs run down the columns instead, each chunk
+// of columns first gathered into contiguous lines of a scratch (GatheredColumns), then the
+// twiddled row FFTs and one local transpose (issue 45).
 //   cost per transform: 3 exchanges of N/P^2-element blocks, 5 N/P log2 N flops per rank.
 //   parameters: the exchange spec (one plan serves all three), N1 (N2 = N/N1), output order,
 //   precision, batch (k interleaved fields: blocks of k N/P^2 complex numbers, one exchange for

@@ -41,6 +41,8 @@ struct SixStep1dOptions {
 /// matrix x[N2 n1 + n2]):
 ///   transpose; N2 FFTs of length N1; twiddle by W_N^(n2 k1); transpose;
 ///   N1 FFTs of length N2; transpose back.
+/// On one rank (P = 1) the steps are the N1 FFTs down the columns of x, the twiddles and the N2
+/// FFTs of the rows k1, and one transpose (six_step_schedule()): the same output orders.
 /// The output X[k] is then natural: rank r holds X[r N/P .. (r+1) N/P). Scrambled output skips
 /// the last transpose: rank r's element i * N2 + k2 (i < N1/P, k2 < N2) holds
 /// X[(r N1/P + i) + N1 k2]; backward() then expects that order as its input. Since P divides N1
