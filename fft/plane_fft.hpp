@@ -76,7 +76,10 @@ class StridedColumns {
 /// back. Measured at N1 = N2 = 2048, one core, ESTIMATE, loaded machine, best of 6: 34-44 ms
 /// for the three (16 columns a chunk), against 49-58 ms for StridedColumns' two (the FFT reading
 /// the columns itself: 37-41 ms of it) at 8 to 32 columns; 32 columns (1 MiB of scratch) 40-50
-/// ms; lines without the padding 46 ms.
+/// ms; lines without the padding 46 ms. Gather and scatter written as loops fetching each row
+/// 4 rows ahead took 8 + 8 ms against the copies' 14 + 11 alone, but the whole 2^22 transform
+/// ran the same with either (67-70 ms best of 30, three runs each, ESTIMATE and MEASURE), so
+/// the copies stay FFTW's.
 template <typename Real>
 class GatheredColumns {
  public:
