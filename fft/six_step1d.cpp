@@ -138,7 +138,7 @@ void BasicSixStep1d<Real>::plan_local_transposes() {
 
 // One rank's N1 FFTs down the N2 columns of an N1 x N2 matrix (six_step_schedule), each point's
 // fields as columns of their own: N2 * batch columns side by side, a line's points N2 * batch
-// apart. Planned on work_, the only whole array now; the caller's arrays are aligned alike.
+// apart. Only the FFTs in the scratch are FFTW plans: they run on any arrays.
 template <typename Real>
 void BasicSixStep1d<Real>::plan_columns() {
   const std::size_t columns = geometry_.split().n2 * options_.batch;
@@ -146,7 +146,7 @@ void BasicSixStep1d<Real>::plan_columns() {
                     static_cast<std::ptrdiff_t>(columns)};
   for (const Direction direction : {Direction::forward, Direction::backward}) {
     columns_[direction == Direction::forward ? 0 : 1] = std::make_unique<GatheredColumns<Real>>(
-        line, columns, work_.data(), direction, options_.rigor, options_.threads);
+        line, columns, direction, options_.rigor, options_.threads);
   }
 }
 

@@ -134,9 +134,8 @@ TEST(PlaneProgram, column_chunks_transform_every_column_into_the_output) {
   auto* in = reinterpret_cast<Complex*>(arrays.input.data());
   for (std::size_t i = 0; i < kRows * kColumns; ++i)
     in[i] = {std::sin(0.3 * static_cast<double>(i)), std::cos(0.7 * static_cast<double>(i))};
-  std::vector<Complex> plan_array(kRows * kColumns);
-  const GatheredColumns<double> columns({kRows, kColumns}, kColumns, plan_array.data(),
-                                        Direction::forward, Rigor::estimate);
+  const GatheredColumns<double> columns({kRows, kColumns}, kColumns, Direction::forward,
+                                        Rigor::estimate);
   ASSERT_EQ(columns.width(), 16u);
   ASSERT_EQ(columns.tail_width(), 4u);
   const std::size_t column_bytes = kRows * sizeof(Complex);
