@@ -138,6 +138,10 @@ template <typename Real>
 Touch declared(const LocalTranspose<Real>& op) {
   return {op.from, op.bytes, op.to, op.bytes};
 }
+template <typename Real>
+Touch declared(const ColumnChunk<Real>& op) {
+  return {op.from, op.chunk_bytes, op.to, op.chunk_bytes};
+}
 // A chunk operation's bytes for `rows` rows.
 Touch declared(const UnpackRows& op, std::size_t rows) {
   return {ProgramArray::recv, rows * op.row_bytes, op.rows, rows * op.row_bytes};
@@ -162,6 +166,13 @@ Touch run_op(const Twiddle<Real>& op, const ProgramArrays& arrays, std::size_t p
 template <typename Real>
 Touch run_op(const LocalTranspose<Real>& op, const ProgramArrays& arrays, std::size_t) {
   op.plan->execute(complex_array<Real>(arrays, op.from), complex_array<Real>(arrays, op.to));
+  return declared(op);
+}
+
+template <typename Real>
+Touch run_op(const ColumnChunk<Real>& op, const ProgramArrays& arrays, std::size_t plane) {
+  op.columns->execute_chunk(op.first_chunk + plane, complex_array<Real>(arrays, op.from),
+                            complex_array<Real>(arrays, op.to), op.factor);
   return declared(op);
 }
 

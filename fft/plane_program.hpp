@@ -184,10 +184,24 @@ struct LocalTranspose {
   std::size_t bytes = 0;
 };
 
+/// The six-step FFT's column FFTs on one rank: plane p is chunk `first_chunk` + p of `columns`,
+/// from its columns of `from` into the same columns of `to` (GatheredColumns::execute_chunk),
+/// times `factor`; `chunk_bytes` read and as many written. The chunks of a sweep have one width
+/// (the narrower last one is a sweep of its own), so each plane moves the same bytes.
+template <typename Real>
+struct ColumnChunk {
+  const GatheredColumns<Real>* columns = nullptr;
+  ProgramArray from = ProgramArray::work;
+  ProgramArray to = ProgramArray::work;
+  std::size_t first_chunk = 0;
+  std::size_t chunk_bytes = 0;
+  Real factor = 1;
+};
+
 template <typename Real>
 using PlaneOp = std::variant<Unpack, Pack, MoveRuns, InPlaceFft<Real>, RealToComplex<Real>,
                              ComplexToReal<Real>, Scale<Real>, Truncate, Pad, UnpackRows, PackRows,
-                             Twiddle<Real>, LocalTranspose<Real>>;
+                             Twiddle<Real>, LocalTranspose<Real>, ColumnChunk<Real>>;
 
 /// One pass over `planes` planes in chunks of `chunk_planes` (in decreasing order when `reverse`:
 /// padding in place, where a padded plane fills more than its modes did). In each chunk the

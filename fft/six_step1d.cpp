@@ -5,6 +5,9 @@
 // one side, and on the other the packing or unpacking of rows as runs of N1/P or N2/P
 // elements, fused into a sweep of row FFTs a cache-sized chunk of rows at a time: besides the
 // exchange, one pass over memory.
+// On one rank there is nothing to exchange: the N1 FFTs run down the columns instead, each chunk
+// of columns first gathered into contiguous lines of a scratch (GatheredColumns), then the
+// twiddled row FFTs and one local transpose (issue 45).
 //   cost per transform: 3 exchanges of N/P^2-element blocks, 5 N/P log2 N flops per rank.
 //   parameters: the exchange spec (one plan serves all three), N1 (N2 = N/N1), output order,
 //   precision, batch (k interleaved fields: blocks of k N/P^2 complex numbers, one exchange for
@@ -70,8 +73,11 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
   exchange_ = make_exchange(spec, problem);
   leaves_own_block_ = exchange_->can_leave_own_block();
   work_ = ExchangeArray<Complex>(nullptr, local);
-  send_ = ExchangeArray<Complex>(exchange_.get(), local);
-  recv_ = ExchangeArray<Complex>(exchange_.get(), local);
+  // One rank's schedule runs no exchange (six_step_schedule): no buffers for it.
+  if (geometry_.ranks() > 1) {
+    send_ = ExchangeArray<Complex>(exchange_.get(), local);
+    recv_ = ExchangeArray<Complex>(exchange_.get(), local);
+  }
   // A row of length L starts L * batch complex numbers after the last: rows at offsets FFTW's
   // SIMD alignment does not divide (float, odd L * batch) need plans made for any alignment.
   const auto s = [](std::size_t v) { return static_cast<std::ptrdiff_t>(v); };
@@ -86,6 +92,7 @@ BasicSixStep1d<Real>::BasicSixStep1d(const Topology& topology, std::size_t n,
       row_ffts_.push_back(row_fft(length, direction));
   }
   plan_local_transposes();
+  if (geometry_.ranks() == 1) plan_columns();
   threads_.count = options.threads;
   start_threads(options.threads);
   forward_ = compile(six_step_schedule(geometry_, false, leaves_own_block_), false);
@@ -115,10 +122,32 @@ void BasicSixStep1d<Real>::plan_local_transposes() {
   };
   const std::size_t n1 = geometry_.split().n1;
   const std::size_t n2 = geometry_.split().n2;
+  if (geometry_.ranks() == 1) {
+    // Only [N1][N2] -> [N2][N1] forward and back, between work_ and the caller's array, which
+    // a plan made now cannot name: a temporary array stands in (MEASURE writes to both).
+    const ExchangeArray<Complex> caller(nullptr, work_.size());
+    rows_to_send_[1] = transpose(n1, n2, work_.data(), caller.data());
+    recv_to_rows_[1] = transpose(n2, n1, caller.data(), work_.data());
+    return;
+  }
   recv_to_rows_[0] = transpose(n1, geometry_.rows2(), recv_.data(), work_.data());
   recv_to_rows_[1] = transpose(n2, geometry_.rows1(), recv_.data(), work_.data());
   rows_to_send_[0] = transpose(geometry_.rows2(), n1, work_.data(), send_.data());
   rows_to_send_[1] = transpose(geometry_.rows1(), n2, work_.data(), send_.data());
+}
+
+// One rank's N1 FFTs down the N2 columns of an N1 x N2 matrix (six_step_schedule), each point's
+// fields as columns of their own: N2 * batch columns side by side, a line's points N2 * batch
+// apart. Only the FFTs in the scratch are FFTW plans: they run on any arrays.
+template <typename Real>
+void BasicSixStep1d<Real>::plan_columns() {
+  const std::size_t columns = geometry_.split().n2 * options_.batch;
+  const Stride line{static_cast<std::ptrdiff_t>(geometry_.split().n1),
+                    static_cast<std::ptrdiff_t>(columns)};
+  for (const Direction direction : {Direction::forward, Direction::backward}) {
+    columns_[direction == Direction::forward ? 0 : 1] = std::make_unique<GatheredColumns<Real>>(
+        line, columns, direction, options_.rigor, options_.threads);
+  }
 }
 
 // The steps six_step_schedule() laid out (its comments follow the data), as plane operations.
@@ -139,16 +168,25 @@ PlaneProgram<Real> BasicSixStep1d<Real>::compile(const std::vector<SixStepStep>&
       case SixStepStep::Op::sweep:
         program.emplace_back(row_sweep(step, backward));
         break;
+      case SixStepStep::Op::column_ffts:
+        add_column_sweeps(step, backward, program);
+        break;
     }
   }
   return program;
 }
 
+// The plan of the step's shape: rows_to_send_ transposes rows x columns as its rows, the rows of
+// the FFTs on a rank (N2/P or N1/P), recv_to_rows_ the other way (on one rank, only side 2's
+// plans exist).
 template <typename Real>
 Sweep<Real> BasicSixStep1d<Real>::transpose_sweep(const SixStepStep& step) const {
   const std::size_t side = step.side == 1 ? 0 : 1;
-  const FftwPlan<Real>& plan =
-      step.to == SixStepArray::send ? rows_to_send_[side] : recv_to_rows_[side];
+  const std::size_t rows = step.side == 1 ? geometry_.rows2() : geometry_.rows1();
+  const FftwPlan<Real>& plan = step.rows == rows ? rows_to_send_[side] : recv_to_rows_[side];
+  if (step.rows * step.columns != geometry_.local_length()) {
+    throw std::logic_error("a six-step local transpose of another size than the local array");
+  }
   const std::size_t bytes = local_scalars() * sizeof(Complex);
   return {
       1, 1, false, {LocalTranspose<Real>{&plan, array_of(step.from), array_of(step.to), bytes}}};
@@ -170,17 +208,22 @@ Sweep<Real> BasicSixStep1d<Real>::row_sweep(const SixStepStep& step, bool backwa
   Sweep<Real> sweep{step.rows, rows_per_chunk(row_bytes), false, {}};
   std::vector<PlaneOp<Real>>& ops = sweep.ops;
   if (step.unpack) ops.push_back(UnpackRows{to, row_bytes, run_bytes, block_bytes, parts});
-  if (step.twiddle == SixStepTwiddle::conjugate_before) {
-    ops.push_back(Twiddle<Real>{&twiddles_, rows, step.columns, batch, first_row, true});
-  }
   if (!step.unpack && step.from != step.to) {
     ops.push_back(
         MoveRuns{Phase::compute, {array_of(step.from), row_bytes}, 0, rows, 0, 1, row_bytes});
   }
+  // Row `first_row` + i times point k: W_N^(n2 k1) whichever of n2, k1 the rows are.
+  const auto twiddle = [&](bool conjugate) {
+    ops.push_back(Twiddle<Real>{&twiddles_, rows, step.columns, batch, first_row, conjugate});
+  };
+  const SixStepTwiddle when = step.twiddle;
+  if (when == SixStepTwiddle::conjugate_before || when == SixStepTwiddle::before) {
+    twiddle(when == SixStepTwiddle::conjugate_before);
+  }
   const std::size_t fft = (backward ? 2 : 0) + (step.side == 1 ? 0 : 1);
   ops.push_back(InPlaceFft<Real>{&row_ffts_[fft], rows, row_bytes});
-  if (step.twiddle == SixStepTwiddle::after) {
-    ops.push_back(Twiddle<Real>{&twiddles_, rows, step.columns, batch, first_row, false});
+  if (when == SixStepTwiddle::after || when == SixStepTwiddle::conjugate_after) {
+    twiddle(when == SixStepTwiddle::conjugate_after);
   }
   const Direction direction = backward ? Direction::backward : Direction::forward;
   const double scale =
@@ -191,6 +234,26 @@ Sweep<Real> BasicSixStep1d<Real>::row_sweep(const SixStepStep& step, bool backwa
   const int own = leaves_own_block_ ? rank_ : -1;
   if (step.pack) ops.push_back(PackRows{to, row_bytes, run_bytes, block_bytes, parts, own});
   return sweep;
+}
+
+// One rank's column FFTs: a sweep of whole chunks of columns (the threads split them), and one
+// of the narrower last chunk when the width does not divide the columns, each chunk through a
+// scratch and scaled there when these are the direction's last FFTs.
+template <typename Real>
+void BasicSixStep1d<Real>::add_column_sweeps(const SixStepStep& step, bool backward,
+                                             PlaneProgram<Real>& program) const {
+  const GatheredColumns<Real>& columns = *columns_[backward ? 1 : 0];
+  const Direction direction = backward ? Direction::backward : Direction::forward;
+  const double scale =
+      step.scaled ? scale_factor(options_.scaling, direction, geometry_.length()) : 1.0;
+  const std::size_t column_bytes = step.rows * sizeof(Complex);  // a column's N1 points
+  const auto chunks = [&](std::size_t first, std::size_t count, std::size_t width) {
+    const ColumnChunk<Real> op{&columns, array_of(step.from),  array_of(step.to),
+                               first,    width * column_bytes, static_cast<Real>(scale)};
+    program.emplace_back(Sweep<Real>{count, 1, false, {op}});
+  };
+  chunks(0, columns.whole_chunks(), columns.width());
+  if (columns.tail_width() != 0) chunks(columns.whole_chunks(), 1, columns.tail_width());
 }
 
 template <typename Real>

@@ -30,8 +30,9 @@ struct SixStep1dOptions {
   // exchange per transpose moves all fields, and every FFT and local-transpose plan runs over
   // the fields as its innermost loop.
   std::size_t batch = 1;
-  // Threads of this rank (PlanOptions::threads): the row sweeps' chunks split across them, and
-  // the whole-array local transposes run on FFTW's threads.
+  // Threads of this rank (PlanOptions::threads): the row sweeps' chunks (and on one rank the
+  // chunks of columns) split across them, and the whole-array local transposes run on FFTW's
+  // threads.
   int threads = 1;
 };
 
@@ -40,6 +41,8 @@ struct SixStep1dOptions {
 /// matrix x[N2 n1 + n2]):
 ///   transpose; N2 FFTs of length N1; twiddle by W_N^(n2 k1); transpose;
 ///   N1 FFTs of length N2; transpose back.
+/// On one rank (P = 1) the steps are the N1 FFTs down the columns of x, the twiddles and the N2
+/// FFTs of the rows k1, and one transpose (six_step_schedule()): the same output orders.
 /// The output X[k] is then natural: rank r holds X[r N/P .. (r+1) N/P). Scrambled output skips
 /// the last transpose: rank r's element i * N2 + k2 (i < N1/P, k2 < N2) holds
 /// X[(r N1/P + i) + N1 k2]; backward() then expects that order as its input. Since P divides N1
@@ -75,8 +78,9 @@ class BasicSixStep1d {
   /// Global index of local output element i (the identity map plus an offset when natural).
   std::size_t output_index(std::size_t i) const { return geometry_.output_index(rank_, i); }
   /// Bytes of the plan's own arrays on this rank: the work array and the exchange's send and
-  /// receive buffers, local_scalars() each. Not counted: the exchange's internal scratch, FFTW's
-  /// plans and the twiddle tables (2 sqrt(N) elements).
+  /// receive buffers, local_scalars() each (on one rank, which exchanges nothing, the work array
+  /// only). Not counted: the exchange's internal scratch, FFTW's plans, the twiddle tables
+  /// (2 sqrt(N) elements) and one rank's column scratch (a cache-sized chunk per thread).
   std::size_t workspace_bytes() const;
 
   /// Forward transform of `in` (local_scalars() complex numbers, input_box()) into `out` (as
@@ -107,9 +111,11 @@ class BasicSixStep1d {
 
  private:
   void plan_local_transposes();
+  void plan_columns();
   PlaneProgram<Real> compile(const std::vector<SixStepStep>& steps, bool backward) const;
   Sweep<Real> transpose_sweep(const SixStepStep& step) const;
   Sweep<Real> row_sweep(const SixStepStep& step, bool backward) const;
+  void add_column_sweeps(const SixStepStep& step, bool backward, PlaneProgram<Real>& program) const;
   ProgramArrays arrays(const Complex* in, Complex* out) const;
 
   int rank_;
@@ -129,6 +135,9 @@ class BasicSixStep1d {
   // [N1/P][N2] -> send_ (rows in work_ or the caller's arrays).
   std::array<FftwPlan<Real>, 2> recv_to_rows_;
   std::array<FftwPlan<Real>, 2> rows_to_send_;
+  // One rank only: the N1 FFTs down the columns, forward and backward, with a scratch of a
+  // chunk of columns for each thread.
+  std::array<std::unique_ptr<GatheredColumns<Real>>, 2> columns_;
   // The programs of forward() and backward(), compiled at construction.
   PlaneProgram<Real> forward_;
   PlaneProgram<Real> backward_;

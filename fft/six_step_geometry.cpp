@@ -217,10 +217,60 @@ std::vector<SixStepStep> backward_steps(const SixStepGeometry& geometry, bool ow
   return steps;
 }
 
+// The N1-point FFTs down the columns of `from`, an N1 x N2 matrix, into the same places of `to`.
+SixStepStep column_ffts(A from, A to, std::size_t n1, std::size_t n2, bool scaled) {
+  SixStepStep step;
+  step.op = SixStepStep::Op::column_ffts;
+  step.from = from;
+  step.to = to;
+  step.rows = n1;
+  step.columns = n2;
+  step.side = 1;
+  step.scaled = scaled;
+  return step;
+}
+
+// One rank, forward: x = A[n1][n2]; its columns' N1 FFTs -> [k1][n2]; rows k1 twiddled by
+// W_N^(n2 k1), then their N2 FFTs -> E[k1][k2] (scrambled); transposed -> [k2][k1] = X natural.
+// Scrambled output takes the columns straight to the output and leaves the rows there.
+std::vector<SixStepStep> one_rank_forward_steps(const SixStepGeometry& geometry) {
+  const std::size_t n1 = geometry.split().n1;
+  const std::size_t n2 = geometry.split().n2;
+  const bool natural = !geometry.scrambled_output();
+  const A rows = natural ? A::work : A::output;
+  std::vector<SixStepStep> steps{
+      column_ffts(A::input, rows, n1, n2, false),  // rows: [k1][n2]
+      sweep(rows, rows, {2, n1, n2, false, SixStepTwiddle::before, false, true})};  // [k1][k2]
+  if (natural) steps.push_back(local_transpose(A::work, A::output, n1, n2, 2));     // [k2][k1]
+  return steps;
+}
+
+// One rank, backward, retracing forward: the rows' inverse N2 FFTs with conjugate twiddles
+// after, then the columns' inverse N1 FFTs into the output. The rows never go to the output
+// first: with the caller's arrays one (in place), a row copied from the input onto itself would
+// be a copy of overlapping bytes.
+std::vector<SixStepStep> one_rank_backward_steps(const SixStepGeometry& geometry) {
+  const std::size_t n1 = geometry.split().n1;
+  const std::size_t n2 = geometry.split().n2;
+  std::vector<SixStepStep> steps;
+  A from = A::input;
+  if (!geometry.scrambled_output()) {
+    steps.push_back(local_transpose(A::input, A::work, n2, n1, 2));  // work: [k1][k2]
+    from = A::work;
+  }
+  steps.push_back(
+      sweep(from, A::work, {2, n1, n2, false, SixStepTwiddle::conjugate_after, false, false}));
+  steps.push_back(column_ffts(A::work, A::output, n1, n2, true));  // out: A[n1][n2]
+  return steps;
+}
+
 }  // namespace
 
 std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
                                            bool leaves_own_block) {
+  if (geometry.ranks() == 1) {
+    return backward ? one_rank_backward_steps(geometry) : one_rank_forward_steps(geometry);
+  }
   return backward ? backward_steps(geometry, leaves_own_block)
                   : forward_steps(geometry, leaves_own_block);
 }

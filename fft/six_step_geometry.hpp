@@ -61,9 +61,10 @@ class SixStepGeometry {
 /// The arrays a six-step step reads or writes: the caller's input and output, the plan's work
 /// array and the exchange's send and receive buffers, each N/P points of every field.
 enum class SixStepArray { input, output, work, send, recv };
-/// When a sweep's rows are twiddled: not at all, after their FFTs (forward's N1 FFTs, by
-/// W_N^(n2 k1)), or conjugated before them (backward's).
-enum class SixStepTwiddle { none, after, conjugate_before };
+/// When a sweep's rows are twiddled by W_N^(n2 k1): not at all, after their FFTs (forward's N1
+/// FFTs on P ranks), conjugated before them (backward's), before them (forward's N2 FFTs on one
+/// rank, whose rows are k1) or conjugated after them (backward's on one rank).
+enum class SixStepTwiddle { none, after, conjugate_before, before, conjugate_after };
 
 /// One step of a six-step transform (see SixStep1d).
 struct SixStepStep {
@@ -76,14 +77,19 @@ struct SixStepStep {
     // `rows` rows of `columns` points, a cache-sized chunk at a time: unpacked from recv (or
     // copied from `from` into `to`), FFT, twiddle, scaling, packed into send (or left in `to`).
     sweep,
+    // One rank only: the FFTs of length `rows` (N1) down the `columns` (N2) columns of `from`, a
+    // rows x columns matrix of points, into the same places of `to` (maybe `from`): a
+    // cache-sized chunk of columns at a time gathered into a scratch by the FFT's own strided
+    // reads and copied back, so the transposes around them are not needed.
+    column_ffts,
   };
   Op op = Op::sweep;
   SixStepArray from = SixStepArray::work;
   SixStepArray to = SixStepArray::work;
   std::size_t rows = 0;
   std::size_t columns = 0;
-  // local_transpose and sweep: whose side it is, 1 (the FFTs of length N1, N2/P rows of them)
-  // or 2 (length N2, N1/P rows).
+  // local_transpose, sweep and column_ffts: whose side it is, 1 (the FFTs of length N1, N2/P
+  // rows or N2 columns of them) or 2 (length N2, N1/P rows).
   int side = 1;
   bool own_in_place = false;
   bool unpack = false;
@@ -97,7 +103,11 @@ struct SixStepStep {
 /// packed), exchange, transpose into rows, the N2 FFTs (packed when natural), and for natural
 /// output one more exchange and transpose into the output. Backward retraces them with inverse
 /// FFTs and conjugate twiddles. `leaves_own_block`: the exchange can leave our own block to a
-/// pack. Pure; SixStep1d runs exactly these steps.
+/// pack. On one rank the exchanges are self-copies and the transposes only serve them, so the
+/// schedule is three passes (issue 45): forward, the N1 FFTs down the input's columns into the
+/// work array, the N2 FFTs of its rows twiddled before, and for natural output one transpose
+/// into the output (scrambled: the columns go to the output and the rows stay there); backward
+/// retraces them. Pure; SixStep1d runs exactly these steps.
 std::vector<SixStepStep> six_step_schedule(const SixStepGeometry& geometry, bool backward,
                                            bool leaves_own_block = false);
 

@@ -74,7 +74,8 @@ inline std::size_t pencil_bytes_exchanged(const PencilGeometry& geometry,
 /// a2afft::TransformTraffic, for points of `element_bytes` (batch complex numbers): a local
 /// transpose reads and writes the local array once; an exchange reads the blocks it sends and
 /// writes those it receives (not our own when it stayed in place); a sweep reads the receive
-/// buffer (unpack) or its `from` array, and writes the send buffer (pack) or its `to` array.
+/// buffer (unpack) or its `from` array, and writes the send buffer (pack) or its `to` array;
+/// one rank's column FFTs read `from` and write `to` once, each chunk through a scratch in cache.
 inline std::size_t six_step_bytes_moved(const SixStepGeometry& geometry,
                                         const std::vector<SixStepStep>& steps,
                                         std::size_t element_bytes) {
@@ -88,7 +89,8 @@ inline std::size_t six_step_bytes_moved(const SixStepGeometry& geometry,
       bytes += 2 * (ranks - (step.own_in_place ? 1 : 0)) * block;
     } else {
       // A local transpose reads and writes the array once; a sweep reads recv or `from` and
-      // writes send or `to`, each row staying in cache in between.
+      // writes send or `to`, each row staying in cache in between; column FFTs likewise, a
+      // chunk of columns at a time.
       bytes += 2 * local;
     }
   }

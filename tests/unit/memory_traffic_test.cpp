@@ -90,16 +90,27 @@ std::size_t six_step_bytes(std::size_t n, int ranks, bool scrambled, bool backwa
 }
 
 TEST(SixStepTraffic, natural_output_is_four_transposes_three_exchanges_and_two_sweeps) {
-  // N = 64 = 8 x 8 on one rank, A = 64 x 16: transpose input -> send 2A; exchange 2A; N1 sweep
-  // recv + send 2A; exchange 2A (0 with our block in place); transpose recv -> work 2A; N2 sweep
-  // work + send 2A; exchange 2A (or 0); transpose recv -> output 2A.
-  const std::size_t a = 64 * kComplex;
-  EXPECT_EQ(six_step_bytes(64, 1, false, false, false), 16 * a);
-  EXPECT_EQ(six_step_bytes(64, 1, false, false, true), 12 * a);
-  // On two ranks an exchange moves 2 blocks of A/2, or 1 with our own in place: 2A or A.
+  // N = 64 = 8 x 8 on two ranks, A = 32 x 16: transpose input -> send 2A; exchange 2A; N1 sweep
+  // recv + send 2A; exchange 2A (A with our block in place); transpose recv -> work 2A; N2 sweep
+  // work + send 2A; exchange 2A (or A); transpose recv -> output 2A. An exchange moves 2 blocks
+  // of A/2, or 1 with our own in place.
   const std::size_t half = 64 * kComplex / 2;
   EXPECT_EQ(six_step_bytes(64, 2, false, false, false), 16 * half);
   EXPECT_EQ(six_step_bytes(64, 2, false, false, true), 14 * half);
+}
+
+TEST(SixStepTraffic, one_rank_is_three_passes_natural_and_two_scrambled) {
+  // N = 64 = 8 x 8 on one rank, A = 64 x 16, whatever the exchange: forward, columns input ->
+  // work 2A, rows in place on work 2A, transpose work -> output 2A; scrambled: columns input ->
+  // output 2A, rows on the output 2A. Backward: transpose input -> work 2A (natural only), rows
+  // -> work 2A, columns work -> output 2A. Sixteen passes before (issue 45).
+  const std::size_t a = 64 * kComplex;
+  for (const bool own : {false, true}) {
+    EXPECT_EQ(six_step_bytes(64, 1, false, false, own), 6 * a);
+    EXPECT_EQ(six_step_bytes(64, 1, false, true, own), 6 * a);
+    EXPECT_EQ(six_step_bytes(64, 1, true, false, own), 4 * a);
+    EXPECT_EQ(six_step_bytes(64, 1, true, true, own), 4 * a);
+  }
 }
 
 TEST(SixStepTraffic, scrambled_output_skips_the_last_exchange_and_transpose) {

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <complex>
+#include <numbers>
 #include <numeric>
 #include <vector>
 
@@ -117,6 +120,47 @@ TEST(PlaneProgram, a_sweep_that_only_transforms_reads_and_writes_its_planes) {
   EXPECT_EQ(counted(program, arrays), 2 * 2 * 2 * kDouble);
   EXPECT_EQ(program_traffic(program).bytes_moved(), 2 * 2 * 2 * kDouble);
   EXPECT_EQ(arrays.work, (std::vector<double>{3, 6, 9, 12}));
+}
+
+// One rank's six-step column FFTs (issue 45): 20 columns of 8 points, chunks of 16 and a last one
+// of 4 (each a sweep), from the input into the output, scaled, against the DFT of each column;
+// every chunk read once and written once.
+TEST(PlaneProgram, column_chunks_transform_every_column_into_the_output) {
+  using Complex = std::complex<double>;
+  constexpr std::size_t kRows = 8, kColumns = 20;
+  Arrays arrays;
+  arrays.input.resize(2 * kRows * kColumns);
+  arrays.output.resize(arrays.input.size());
+  auto* in = reinterpret_cast<Complex*>(arrays.input.data());
+  for (std::size_t i = 0; i < kRows * kColumns; ++i)
+    in[i] = {std::sin(0.3 * static_cast<double>(i)), std::cos(0.7 * static_cast<double>(i))};
+  const GatheredColumns<double> columns({kRows, kColumns}, kColumns, Direction::forward,
+                                        Rigor::estimate);
+  ASSERT_EQ(columns.width(), 16u);
+  ASSERT_EQ(columns.tail_width(), 4u);
+  const std::size_t column_bytes = kRows * sizeof(Complex);
+  const auto sweep = [&](std::size_t first, std::size_t count, std::size_t width) {
+    return Sweep<double>{count,
+                         1,
+                         false,
+                         {ColumnChunk<double>{&columns, ProgramArray::input, ProgramArray::output,
+                                              first, width * column_bytes, 0.5}}};
+  };
+  const PlaneProgram<double> program{sweep(0, 1, 16), sweep(1, 1, 4)};
+  const std::size_t bytes = 2 * kRows * kColumns * sizeof(Complex);
+  EXPECT_EQ(counted(program, arrays), bytes);
+  EXPECT_EQ(program_traffic(program).bytes_moved(), bytes);
+  const auto* out = reinterpret_cast<const Complex*>(arrays.output.data());
+  for (std::size_t c = 0; c < kColumns; ++c) {
+    for (std::size_t k = 0; k < kRows; ++k) {
+      Complex sum = 0;
+      for (std::size_t n = 0; n < kRows; ++n) {
+        const double angle = -2 * std::numbers::pi * static_cast<double>(n * k) / kRows;
+        sum += in[n * kColumns + c] * std::polar(1.0, angle);
+      }
+      EXPECT_LT(std::abs(out[k * kColumns + c] - 0.5 * sum), 1e-13) << c << " " << k;
+    }
+  }
 }
 
 }  // namespace

@@ -101,6 +101,87 @@ TEST(SixStepGeometry, inputs_and_outputs_of_all_ranks_cover_the_length_once) {
   EXPECT_EQ(scrambled.output_index(1, 120 + 7), 4u + 6 * 7);
 }
 
+// One rank (issue 45): no exchange, one transpose at most, the columns' FFTs in place of the
+// transposes around the N1 sweep, scaling in each direction's last FFTs.
+TEST(SixStepSchedule, one_rank_is_columns_rows_and_one_transpose) {
+  using Op = SixStepStep::Op;
+  using A = SixStepArray;
+  const SixStepGeometry natural(720, 1, 24);  // N1 = 24, N2 = 30
+  const std::vector<SixStepStep> forward = six_step_schedule(natural, false, true);
+  ASSERT_EQ(forward.size(), 3u);
+  EXPECT_EQ(forward[0].op, Op::column_ffts);
+  EXPECT_EQ(forward[0].from, A::input);
+  EXPECT_EQ(forward[0].to, A::work);
+  EXPECT_EQ(forward[0].rows, 24u);
+  EXPECT_EQ(forward[0].columns, 30u);
+  EXPECT_FALSE(forward[0].scaled);
+  EXPECT_EQ(forward[1].op, Op::sweep);
+  EXPECT_EQ(forward[1].from, A::work);
+  EXPECT_EQ(forward[1].to, A::work);
+  EXPECT_EQ(forward[1].rows, 24u);  // rows k1 of N2 points n2, twiddled by W_N^(n2 k1) first
+  EXPECT_EQ(forward[1].columns, 30u);
+  EXPECT_EQ(forward[1].side, 2);
+  EXPECT_EQ(forward[1].twiddle, SixStepTwiddle::before);
+  EXPECT_TRUE(forward[1].scaled);
+  EXPECT_FALSE(forward[1].unpack || forward[1].pack);
+  EXPECT_EQ(forward[2].op, Op::local_transpose);  // [k1][k2] -> [k2][k1]
+  EXPECT_EQ(forward[2].from, A::work);
+  EXPECT_EQ(forward[2].to, A::output);
+  EXPECT_EQ(forward[2].rows, 24u);
+  EXPECT_EQ(forward[2].columns, 30u);
+
+  const std::vector<SixStepStep> backward = six_step_schedule(natural, true, true);
+  ASSERT_EQ(backward.size(), 3u);
+  EXPECT_EQ(backward[0].op, Op::local_transpose);  // [k2][k1] -> [k1][k2]
+  EXPECT_EQ(backward[0].from, A::input);
+  EXPECT_EQ(backward[0].to, A::work);
+  EXPECT_EQ(backward[0].rows, 30u);
+  EXPECT_EQ(backward[1].op, Op::sweep);
+  EXPECT_EQ(backward[1].twiddle, SixStepTwiddle::conjugate_after);
+  EXPECT_FALSE(backward[1].scaled);
+  EXPECT_EQ(backward[2].op, Op::column_ffts);
+  EXPECT_EQ(backward[2].from, A::work);
+  EXPECT_EQ(backward[2].to, A::output);
+  EXPECT_TRUE(backward[2].scaled);
+}
+
+TEST(SixStepSchedule, one_rank_scrambled_has_no_transpose) {
+  using Op = SixStepStep::Op;
+  using A = SixStepArray;
+  const SixStepGeometry scrambled(720, 1, 24, true);
+  const std::vector<SixStepStep> forward = six_step_schedule(scrambled, false, false);
+  ASSERT_EQ(forward.size(), 2u);
+  EXPECT_EQ(forward[0].op, Op::column_ffts);
+  EXPECT_EQ(forward[0].to, A::output);  // the rows are then done where the output is
+  EXPECT_EQ(forward[1].from, A::output);
+  EXPECT_EQ(forward[1].to, A::output);
+  const std::vector<SixStepStep> backward = six_step_schedule(scrambled, true, false);
+  ASSERT_EQ(backward.size(), 2u);
+  // Rows from the input into work, never onto the output: in place that copy would overlap.
+  EXPECT_EQ(backward[0].op, Op::sweep);
+  EXPECT_EQ(backward[0].from, A::input);
+  EXPECT_EQ(backward[0].to, A::work);
+  EXPECT_EQ(backward[1].op, Op::column_ffts);
+  EXPECT_EQ(backward[1].from, A::work);
+  EXPECT_EQ(backward[1].to, A::output);
+}
+
+TEST(SixStepSchedule, more_ranks_keep_the_three_exchanges) {
+  for (const bool scrambled : {false, true}) {
+    const SixStepGeometry geometry(720, 2, 6, scrambled);
+    for (const bool backward : {false, true}) {
+      const std::vector<SixStepStep> steps = six_step_schedule(geometry, backward, true);
+      EXPECT_EQ(steps.size(), scrambled ? 6u : 8u);
+      const auto exchanges = std::count_if(steps.begin(), steps.end(), [](const SixStepStep& s) {
+        return s.op == SixStepStep::Op::exchange;
+      });
+      EXPECT_EQ(exchanges, scrambled ? 2 : 3);
+      for (const SixStepStep& step : steps)
+        EXPECT_NE(step.op, SixStepStep::Op::column_ffts);
+    }
+  }
+}
+
 TEST(UnitRoot, matches_long_double_and_the_exact_points_of_the_circle) {
   for (const std::size_t n : {std::size_t{1}, std::size_t{8}, std::size_t{720},
                               std::size_t{1} << 27, (std::size_t{1} << 30) + 7}) {
