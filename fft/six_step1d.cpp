@@ -302,7 +302,9 @@ template <typename Real>
 std::string BasicSixStep1d<Real>::describe() const {
   return "sixstep(N1=" + std::to_string(geometry_.split().n1) +
          ",N2=" + std::to_string(geometry_.split().n2) +
-         (geometry_.scrambled_output() ? ",scrambled" : "") + "): " + exchange_->describe();
+         (geometry_.scrambled_output() ? ",scrambled" : "") + "): " +
+         // One rank runs no exchange (its own schedule), so names none: "-", as Fft3d does.
+         (geometry_.ranks() == 1 ? std::string("-") : exchange_->describe());
 }
 
 template class BasicSixStep1d<double>;
