@@ -132,7 +132,7 @@ void PencilPlaneFfts<Real>::plan_r2r(std::vector<PlaneFft<Real>>& plans,
 
 // The dft family's plans of one plane: one FFTW plan over `axes`, except that under ESTIMATE a
 // line strided across the plane (y in the 2D planes of slabs, y of stage 1, x of stage 2) goes
-// apart into StridedColumns: ESTIMATE's own plan of it ran 8x slower than MEASURE's at 256
+// apart into GatheredColumns: ESTIMATE's own plan of it ran 8x slower than MEASURE's at 256
 // points (plane_fft.hpp). The rest (the contiguous z lines, r2c or c2r among them) stays one
 // plan, which ESTIMATE plans within 1.2x of MEASURE (15.0 against 12.4 ms on the z lines of 128
 // planes of 256 x 256). Forward runs that plan first, so the r2c makes the complex plane;
@@ -160,8 +160,8 @@ void PencilPlaneFfts<Real>::plan_dft_family(std::vector<PlaneFft<Real>>& plans,
   const auto plan_across = [&] {
     if (across.empty()) return;
     const Stride line = strides(across, setup_.batch, nullptr, forward).front();
-    plans.emplace_back(std::make_unique<StridedColumns<Real>>(
-        line, columns, setup_.work, direction, setup_.rigor, aligned, setup_.threads));
+    plans.emplace_back(std::make_unique<GatheredColumns<Real>>(line, columns, direction,
+                                                               setup_.rigor, setup_.threads));
   };
   if (forward) {
     if (!axes.empty()) plan_dft_along(plans, axes, loops, r2c, direction, aligned);

@@ -30,7 +30,7 @@ struct PencilPlanSetup {
   bool real_data = false;  // no dft or r2c axis: reals throughout
   std::complex<Real>* work = nullptr;
   Real* real_plane = nullptr;
-  int threads = 1;  // the threads that run the planes at once (StridedColumns' scratches)
+  int threads = 1;  // the threads that run the planes at once (GatheredColumns' scratches)
 };
 
 /// The plans of one plane of each stage and direction, in the order they run. The dft family
@@ -38,7 +38,7 @@ struct PencilPlanSetup {
 /// (a kind per axis); each takes the other's axes and the none axes as loops. Forward runs the
 /// dft family first, so that the r2c makes the complex data the r2r axes transform; backward the
 /// reverse, so the c2r comes last. Under ESTIMATE a strided line across the plane runs apart, in
-/// StridedColumns (plane_fft.hpp).
+/// GatheredColumns (plane_fft.hpp).
 template <typename Real>
 class PencilPlaneFfts {
  public:

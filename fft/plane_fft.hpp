@@ -18,57 +18,18 @@ int plane_thread();
 /// Set by run_program inside its team (and back to 0 after).
 void set_plane_thread(int thread);
 
-/// In-place c2c FFTs of the `columns` lines of a plane that run across it: line c has `line.n`
-/// points `line.stride` complex numbers apart from plane + c, and the columns lie side by side
-/// (stride 1). The shape a2afft gives FFTW for such lines under FFTW_ESTIMATE (issue 43).
-///
-/// Handed the whole plane in place, ESTIMATE (no wisdom) plans n = 256 as a loop over the lines,
-/// each a Cooley-Tukey FFT at the line's stride (`dft-vrank>=1-x256/1 (dft-ct-dit/8 ...)`): at
-/// 4 KiB, every point of a line falls in one L1 set, and the y FFTs of 128 planes of 256 x 256
-/// took 311-378 ms against 36-46 ms for MEASURE's plan, which copies chunks of columns into a
-/// buffer (`dft-buffered`), a copy ESTIMATE's cost model never chooses. Chunking the vector loop
-/// or splitting it in two did not change ESTIMATE's plan (318-370 ms).
-///
-/// So the buffering is spelled out: chunks of `width` columns, each transformed out of place
-/// into a contiguous scratch (strided reads, each line written contiguously), which ESTIMATE
-/// plans well, then copied back by an FFTW rank-0 plan. Measured on those 128 planes (one core,
-/// CPU time, loaded machine): ESTIMATE 40-43 ms at 8 to 64 columns a chunk, MEASURE's plan of
-/// the whole plane 36-46 ms; 2 columns 52 ms, 256 columns (a 1 MiB scratch) 55 ms.
-template <typename Real>
-class StridedColumns {
- public:
-  using Complex = std::complex<Real>;
-
-  /// Plans for `plane` (any plane laid out alike runs them) and a scratch of its own for each of
-  /// `threads` OpenMP threads that may run planes at once. `aligned` as for FftwPlan: every
-  /// plane starts at FFTW's SIMD alignment.
-  StridedColumns(const Stride& line, std::size_t columns, Complex* plane, Direction direction,
-                 Rigor rigor, bool aligned, int threads = 1);
-  /// In the scratch of plane_thread().
-  void execute_in_place(Complex* plane) const;
-
- private:
-  struct Chunk {
-    FftwPlan<Real> fft;   // `width` columns from the plane into scratch_, lines contiguous
-    FftwPlan<Real> copy;  // scratch_ back into the plane's columns
-  };
-  Chunk plan_chunk(const Stride& line, std::size_t width, Complex* plane, Direction direction,
-                   Rigor rigor, bool aligned);
-
-  std::size_t width_ = 0;   // columns a chunk
-  std::size_t chunks_ = 0;  // whole chunks; the rest of the columns are `tail_`
-  std::size_t slot_ = 0;    // complex numbers of one thread's scratch, whole cache lines
-  // Written by every execute: a const plan still runs in it (the plans are run from const
-  // sweeps), each thread in its own slot, one rank running one transform at a time.
-  mutable std::vector<Complex> scratch_;
-  Chunk chunk_;
-  std::unique_ptr<Chunk> tail_;
-};
-
 /// Out-of-place c2c FFTs down the `columns` columns of a matrix, line c having `line.n` points
 /// `line.stride` complex numbers apart from c (the columns side by side), into the same places
-/// of another array laid out alike (or the same one): the six-step FFT's N1 FFTs on one rank
-/// (issue 45), whose lines are N1 = 2048 points 32 KiB apart at N = 2^22.
+/// of another array laid out alike (or the same one). Two users:
+/// - the six-step FFT's N1 FFTs on one rank (issue 45), whose lines are N1 = 2048 points 32 KiB
+///   apart at N = 2^22;
+/// - under FFTW_ESTIMATE, the lines of a pencil stage's plane that run across it (y in the 2D
+///   planes of slabs, y of stage 1, x of stage 2; issue 43). Handed the whole plane in place,
+///   ESTIMATE (no wisdom) plans n = 256 as a loop over the lines, each a Cooley-Tukey FFT at the
+///   line's stride (`dft-vrank>=1-x256/1 (dft-ct-dit/8 ...)`): at 4 KiB every point of a line
+///   falls in one L1 set, and the y FFTs of 128 planes of 256 x 256 took 311-378 ms against
+///   36-46 ms for MEASURE's plan, which buffers chunks of columns (`dft-buffered`), a copy
+///   ESTIMATE's cost model never chooses (docs/results/estimate-plans.md).
 ///
 /// A chunk of `width()` columns at a time: a loop gathers the chunk's columns into lines of a
 /// scratch (apart by a line and a cache line: lines a power of two of bytes apart share L1
@@ -78,9 +39,11 @@ class StridedColumns {
 /// 2048, one core, ESTIMATE, loaded machine: 26-27 ms for the three steps (16 columns a chunk;
 /// gather 8, FFTs 10, scatter 8); 34-35 ms with FFTW's rank-0 copies for gather and scatter
 /// (14 and 11; the whole transform 118-123 ms against the loops' 103-111, three runs each;
-/// under MEASURE alike, 95-112 against 95-110); 49-58 ms for StridedColumns' two steps (the
-/// FFT reading the columns itself: 37-41 ms of it); 32 columns (1 MiB of scratch) 40-50 ms;
-/// lines without the padding 46 ms.
+/// under MEASURE alike, 95-112 against 95-110); 49-58 ms for an FFT reading the columns itself
+/// into a scratch and an FFTW copy back (the pencils' way before: 37-41 ms of it); 32 columns
+/// (1 MiB of scratch) 40-50 ms; lines without the padding 46 ms. In the 3D transform under
+/// ESTIMATE (256^3, loaded machine, alternating launches, min of 10 runs): 183-199 ms on one
+/// rank against 234-239 for that earlier way, 121-127 against 153-164 on 2 ranks.
 template <typename Real>
 class GatheredColumns {
  public:
@@ -100,6 +63,11 @@ class GatheredColumns {
   /// columns of `to` (`to` may be `from`: the chunk is read whole before it is written), times
   /// `factor` while in the scratch (1: no multiplication).
   void execute_chunk(std::size_t chunk, const Complex* from, Complex* to, Real factor = 1) const;
+  /// Every chunk of `plane`'s columns, in place, in the scratch of plane_thread().
+  void execute_in_place(Complex* plane) const {
+    for (std::size_t chunk = 0; chunk < chunks_ + (tail_width_ != 0 ? 1 : 0); ++chunk)
+      execute_chunk(chunk, plane, plane);
+  }
 
  private:
   FftwPlan<Real> plan_lines(std::size_t width, Direction direction, Rigor rigor);
@@ -117,14 +85,15 @@ class GatheredColumns {
   FftwPlan<Real> tail_fft_;  // on tail_width_ lines (when there is a tail)
 };
 
-/// One step of the FFTs a pencil stage runs on every plane: one FFTW plan, or StridedColumns.
+/// One step of the FFTs a pencil stage runs on every plane: one FFTW plan, or GatheredColumns.
 template <typename Real>
 class PlaneFft {
  public:
   using Complex = std::complex<Real>;
 
   explicit PlaneFft(FftwPlan<Real> plan) : plan_(std::move(plan)) {}
-  explicit PlaneFft(std::unique_ptr<StridedColumns<Real>> columns) : columns_(std::move(columns)) {}
+  explicit PlaneFft(std::unique_ptr<GatheredColumns<Real>> columns)
+      : columns_(std::move(columns)) {}
 
   /// An r2c or c2r step (always one FFTW plan): see FftwPlan::execute.
   void execute(const Real* in, Complex* out) const { plan_.execute(in, out); }
@@ -140,7 +109,7 @@ class PlaneFft {
 
  private:
   FftwPlan<Real> plan_;
-  std::unique_ptr<StridedColumns<Real>> columns_;
+  std::unique_ptr<GatheredColumns<Real>> columns_;
 };
 
 }  // namespace a2afft::detail::fft

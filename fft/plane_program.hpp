@@ -88,7 +88,7 @@ struct MoveRuns {
   std::size_t run_bytes = 0;
 };
 
-/// One FFT step of a plane (an FFTW plan, or StridedColumns), in place.
+/// One FFT step of a plane (an FFTW plan, or GatheredColumns), in place.
 template <typename Real>
 struct InPlaceFft {
   const PlaneFft<Real>* plan = nullptr;

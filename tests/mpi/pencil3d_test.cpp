@@ -188,11 +188,11 @@ TEST(Pencil3d, row_and_column_exchanges_may_differ) {
   }
 }
 
-// Under ESTIMATE a line strided across a plane runs as chunks of 8 columns or more through a
-// scratch (StridedColumns): 520-point lines take chunks of 8 columns, so 13 columns are a
-// chunk and a tail of 5, along y (slab planes, stage 1) and along x (stage 2).
+// Under ESTIMATE a line strided across a plane runs as chunks of columns gathered into a
+// scratch (GatheredColumns): 520-point lines of complex doubles take chunks of 16 columns, so
+// 20 columns are a chunk and a tail of 4, along y (slab planes, stage 1) and along x (stage 2).
 TEST(Pencil3d, estimate_runs_long_strided_lines_in_chunks_and_a_tail) {
-  for (const Shape3& shape : {Shape3{4, 520, 13}, Shape3{520, 4, 13}}) {
+  for (const Shape3& shape : {Shape3{4, 520, 20}, Shape3{520, 4, 20}}) {
     const std::vector<Complex> forward_reference = serial_fft(shape, Direction::forward, 1);
     const std::vector<Complex> backward_reference = serial_fft(shape, Direction::backward, 2);
     for (const ProcGrid& grid : every_grid(topology().size())) {
