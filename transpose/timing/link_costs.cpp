@@ -13,7 +13,15 @@
 namespace a2afft::detail {
 namespace {
 
-// Half of one round trip of `bytes` between ranks a and b of `comm`, in seconds, averaged over
+// The median of `samples` (reordered). On a shared machine one preempted repeat (a scheduler
+// slice, milliseconds) would set a mean; the exchanges' own timings report medians too.
+double median_seconds(std::vector<double>& samples) {
+  const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
+  std::nth_element(samples.begin(), middle, samples.end());
+  return *middle;
+}
+
+// Half of one round trip of `bytes` between ranks a and b of `comm`, in seconds, the median of
 // 20 trips after two warm-ups, broadcast from a; the other ranks only wait for the broadcast.
 double ping_pong_seconds(MPI_Comm comm, int a, int b, std::size_t bytes) {
   int rank = 0;
@@ -21,7 +29,7 @@ double ping_pong_seconds(MPI_Comm comm, int a, int b, std::size_t bytes) {
   std::vector<char> buffer(bytes);
   const int count = static_cast<int>(bytes);  // at most 1 MiB
   constexpr int kRepeats = 20;
-  double seconds = 0;
+  std::vector<double> trips;
   for (int repeat = -2; repeat < kRepeats; ++repeat) {
     const double start = MPI_Wtime();
     if (rank == a) {
@@ -31,9 +39,9 @@ double ping_pong_seconds(MPI_Comm comm, int a, int b, std::size_t bytes) {
       MPI_Recv(buffer.data(), count, MPI_CHAR, a, 0, comm, MPI_STATUS_IGNORE);
       MPI_Send(buffer.data(), count, MPI_CHAR, a, 0, comm);
     }
-    if (repeat >= 0) seconds += (MPI_Wtime() - start) / 2;
+    if (repeat >= 0) trips.push_back((MPI_Wtime() - start) / 2);
   }
-  double result = seconds / kRepeats;
+  double result = median_seconds(trips);
   mpi::check(MPI_Bcast(&result, 1, MPI_DOUBLE, a, comm), "MPI_Bcast(ping-pong)");
   return result;
 }
@@ -47,7 +55,7 @@ schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
 }
 
 // Every rank in `partner` (partner[r] >= 0) swaps `bytes` with its partner at once, three times
-// after one warm-up; returns the slowest rank's mean time of one swap, on every rank.
+// after one warm-up; returns the slowest rank's median time of one swap, on every rank.
 double concurrent_swap_seconds(MPI_Comm comm, const std::vector<int>& partner, std::size_t bytes) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
@@ -55,7 +63,7 @@ double concurrent_swap_seconds(MPI_Comm comm, const std::vector<int>& partner, s
   std::vector<char> send(peer >= 0 ? bytes : 0), recv(send.size());
   const int count = static_cast<int>(send.size());  // at most 1 MiB
   constexpr int kRepeats = 3;
-  double seconds = 0;
+  std::vector<double> swaps;
   for (int repeat = -1; repeat < kRepeats; ++repeat) {
     mpi::check(MPI_Barrier(comm), "MPI_Barrier(swap)");
     const double start = MPI_Wtime();
@@ -63,9 +71,9 @@ double concurrent_swap_seconds(MPI_Comm comm, const std::vector<int>& partner, s
       MPI_Sendrecv(send.data(), count, MPI_CHAR, peer, 1, recv.data(), count, MPI_CHAR, peer, 1,
                    comm, MPI_STATUS_IGNORE);
     }
-    if (repeat >= 0) seconds += MPI_Wtime() - start;
+    if (repeat >= 0) swaps.push_back(MPI_Wtime() - start);
   }
-  double slowest = seconds / kRepeats;
+  double slowest = median_seconds(swaps);
   mpi::check(MPI_Allreduce(MPI_IN_PLACE, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm),
              "MPI_Allreduce(swap)");
   return slowest;
