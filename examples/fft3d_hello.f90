@@ -5,8 +5,9 @@
 !
 !     mpiexec -n 4 ./fft3d_hello_f [exchange spec] [timed]     (default: auto, the rule's grid)
 !
-! With `timed`, the plan times the candidate process grids and keeps the fastest
-! (A2AFFT_GRID_TIMED); the plan line names the winner.
+! With `timed`, the plan times the candidate process grids with the candidate thread counts and
+! keeps the fastest (A2AFFT_GRID_TIMED, A2AFFT_THREADS_TIMED); the plan line names the winner.
+! A threaded plan needs MPI_THREAD_FUNNELED, so MPI is initialised with it.
 program fft3d_hello_f
   use, intrinsic :: iso_c_binding
   use mpi
@@ -23,9 +24,9 @@ program fft3d_hello_f
   integer(c_int) :: in_order(3), out_order(3), status
   complex(c_double_complex), allocatable :: x(:), spectrum(:), back(:)
   double precision :: errors(2), points, phase
-  integer :: rank, ranks, ierror, i, j, k
+  integer :: rank, ranks, ierror, i, j, k, provided
 
-  call MPI_Init(ierror)
+  call MPI_Init_thread(MPI_THREAD_FUNNELED, provided, ierror)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierror)
   call MPI_Comm_size(MPI_COMM_WORLD, ranks, ierror)
 
@@ -47,6 +48,7 @@ program fft3d_hello_f
       stop 1
     end if
     options%grid = [A2AFFT_GRID_TIMED, A2AFFT_GRID_TIMED]
+    options%threads = A2AFFT_THREADS_TIMED
   end if
   status = a2afft_fft3d_create_f(MPI_COMM_WORLD, shape, options, plan)
   if (status /= A2AFFT_SUCCESS) then

@@ -170,11 +170,12 @@ RANK_COUNTS=3 check_example with-cmake fft3d_hello_only_CXX "^fft3d: 32x24x20, R
 RANK_COUNTS=3 check_example with-cmake fft3d_hello_c_only_C "^fft3d from C: 32x24x20, RANKS ranks, row=.*,column="
 RANK_COUNTS=3 check_example with-cmake fft3d_hello_f_only_Fortran "^fft3d from Fortran: 32x24x20, RANKS ranks, row=.*,column="
 
-# Fortran's A2AFFT_GRID_TIMED: the timed grid through the module, its winner in the plan line.
+# Fortran's A2AFFT_GRID_TIMED and A2AFFT_THREADS_TIMED: grids and thread counts timed through the
+# module, the winner in the plan line.
 run 2 "$work/with-cmake/fft3d_hello_f" pairwise timed ||
   { echo "$output"; fail "fft3d_hello_f with a timed grid exited non-zero"; }
 echo "with-cmake/fft3d_hello_f pairwise timed, 2 ranks: $(echo "$output" | tr '\n' ' ')"
-grep -q "^fft3d from Fortran: .*| grid [0-9]x[0-9] timed: " <<< "$output" && grep -q "^PASS: " <<< "$output" ||
+grep -q "^fft3d from Fortran: .*| grid [0-9]x[0-9], threads [0-9] timed: " <<< "$output" && grep -q "^PASS: " <<< "$output" ||
   fail "fft3d_hello_f with a timed grid: no timed grid line or no PASS: $output"
 
 # The applications, briefly: a Poisson solve to round-off, and a few Taylor–Green steps.
