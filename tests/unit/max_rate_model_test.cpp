@@ -85,13 +85,43 @@ TEST(MaxRateModel, every_round_pays_its_own_overhead) {
 }
 
 TEST(MaxRateModel, a_gather_or_scatter_is_one_call_and_pays_the_round_overhead_once) {
-  // hierarchical, P = 256, Q = ppl = 64: MPI_Gather (63 messages), 3 leader rounds, MPI_Scatter
-  // (63 messages): a2afft's own work between MPI calls is 1 + 3 + 1 rounds' overhead.
+  // hierarchical, P = 256, Q = ppl = 64: MPI_Gather (a binomial tree: 6 messages reach the
+  // root), 3 leader rounds, MPI_Scatter (6): a2afft's own work between MPI calls is 1 + 3 + 1
+  // rounds' overhead.
   ModelInputs inputs = machine(256, 64, 16);
   inputs.round_overhead_seconds = 10e-6;
   const ModelResult result = model_node_aware(inputs, {"hierarchical", 64, false, 1});
-  EXPECT_EQ(result.rounds, 63 + 3 + 63);
+  EXPECT_EQ(result.rounds, 6 + 3 + 6);
   EXPECT_NEAR(result.terms.overhead_seconds, 5 * 10e-6, 1e-15);
+}
+
+TEST(MaxRateModel, a_gather_is_a_binomial_tree_of_n_minus_one_chunks) {
+  // hierarchical on 2 nodes of 6, 1 KB blocks: each member's chunk is P = 12 blocks (12 KB).
+  // The tree's root meets spans 1, 2 and 4: chunks min(s, 6 - s) = 1, 2, 2 (5 = n - 1 in all),
+  // sent by members 1, 3, 5, then 2, then 4. Only the first round has several senders: 3 x 12 KB
+  // through the node's 200 GB/s (0.18 us) against one rank's own 0.12 us adds 0.06 us of copy.
+  const ModelResult result = model_node_aware(machine(12, 6, 1000), {"hierarchical", 6, false, 1});
+  EXPECT_EQ(result.rounds, 3 + 1 + 3);
+  EXPECT_NEAR(result.terms.copy_seconds, 2 * 0.06e-6, 1e-15);
+  EXPECT_NEAR(result.terms.latency_seconds, 2 * 3 * 1e-6 + 2e-6, 1e-15);  // + one leader round
+  const double tree_bytes = (1 + 2 + 2) * 12e3;
+  const double leader_bytes = 36e3;  // the 6 x 6 blocks of the node pair
+  EXPECT_NEAR(result.terms.bandwidth_seconds, 2 * tree_bytes * 1e-11 + leader_bytes * 1e-10, 1e-15);
+}
+
+TEST(MaxRateModel, factor_hier_runs_each_node_round_as_a_wavefront) {
+  // 2 nodes of 4, 1 MB blocks: node 0 meets itself, then node 1, each a wavefront of 7 message
+  // times whose widths are 1, 2, 3, 4, 3, 2, 1 ranks. Off-node a width of w takes 2 us + 100 us,
+  // plus w x 50 us - 100 us of the node's 20 GB/s beyond it (w = 3, 4); inside, 1 us + 10 us,
+  // plus w x 5 us - 10 us of its 200 GB/s copy rate.
+  const ModelResult result = model_factor_hier(machine(8, 4, 1000000));
+  EXPECT_EQ(result.algorithm, "factor-hier");
+  EXPECT_EQ(result.rounds, 2 * 7);
+  EXPECT_EQ(result.blocks, 7);
+  EXPECT_EQ(result.inter_node_messages_per_node, 4 * 4);
+  EXPECT_NEAR(result.terms.injection_seconds, 2 * 50e-6 + 100e-6, 1e-12);
+  EXPECT_NEAR(result.terms.copy_seconds, 2 * 5e-6 + 10e-6, 1e-12);
+  EXPECT_NEAR(result.seconds, 7 * 102e-6 + 200e-6 + 7 * 11e-6 + 20e-6, 1e-12);
 }
 
 TEST(MaxRateModel, zero_rates_leave_the_alpha_beta_model) {

@@ -9,7 +9,8 @@
 //   still active, rounds over their 1-factors with self-loops, and in each node pair one rank
 //   per node talks per step (two-way between nodes, one-way inside a node). Cost: Theorem 1,
 //   max_U size(U) * P steps of alpha + b beta, of which size(U)(P - size(U)) cross node U's
-//   port. Both schedules live in schedule/factor.
+//   port. Both schedules live in schedule/factor. As it runs, with no step clock, each node
+//   round is a wavefront of 2 max size(U) - 1 message times: schedule::model_factor_hier.
 // Parameters: none.
 
 #include "schedule/factor.hpp"
@@ -109,6 +110,10 @@ class FactorHierExchange final : public ExchangePlan {
   std::vector<Step> steps_;
 };
 
+schedule::ModelResult factor_hier_cost(const schedule::ModelInputs& inputs, const Params&) {
+  return schedule::model_factor_hier(inputs);
+}
+
 constexpr std::string_view kFactor = "factor";
 constexpr std::string_view kExamples[] = {"factor"};
 constexpr std::string_view kHierExamples[] = {"factor-hier"};
@@ -139,6 +144,8 @@ extern const ExchangeInfo kFactorHierExchange = {
     .validate = nullptr,
     .make = make_plan<FactorHierExchange>,
     .scratch = {},
+    .auto_candidates = nullptr,
+    .cost = factor_hier_cost,
 };
 
 }  // namespace a2afft::detail::algorithms

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <utility>
 
@@ -106,19 +107,37 @@ void add_direct_rounds(ModelResult& result, const ModelInputs& inputs, long memb
 }
 
 // `count` rounds of one intra-node message of `blocks` blocks each, `concurrent` of the node's
-// ranks sending at once; sent by the charged rank when `sends` (a scatter, the second step) and
-// received by it otherwise (a gather). `one_call`: the rounds are one MPI collective
-// (MPI_Gather, MPI_Scatter), whose rounds run inside the MPI library, so a2afft's own work
-// between MPI calls (the round overhead) is paid once for the call, not once a message.
+// ranks sending at once; sent by the charged rank when `sends` (the second step) and received by
+// it otherwise.
 void add_intra_rounds(ModelResult& result, const ModelInputs& inputs, long count, long blocks,
-                      long concurrent, bool sends, bool one_call) {
+                      long concurrent, bool sends) {
   if (count <= 0) return;
   result.rounds += count;
   if (sends) result.blocks += count * blocks;
   add_terms(result.terms, round_terms(inputs, {bytes_of(inputs, blocks), 1, 0, concurrent}),
             static_cast<double>(count));
-  if (one_call)
-    result.terms.overhead_seconds -= static_cast<double>(count - 1) * inputs.round_overhead_seconds;
+}
+
+// An MPI_Gather (or, `sends`, an MPI_Scatter) of `chunk_blocks` blocks per member among
+// `members` ranks of a node, `groups` of them on the node at once, as a binomial tree: what the
+// simulated studies run (gather/scatter:ompi_binomial, scripts/simulate) and Open MPI's choice
+// for small messages. The root meets ceil(log2 n) messages, the one of span s (1, 2, 4, ...)
+// carrying min(s, n - s) chunks, (n - 1) chunks in all; in that round every member whose index
+// is s modulo 2s sends. One MPI call: the rounds run inside the library, so a2afft's own work
+// between MPI calls (the round overhead) is paid once for the call.
+void add_binomial_collective(ModelResult& result, const ModelInputs& inputs, long members,
+                             long chunk_blocks, long groups, bool sends) {
+  long rounds = 0;
+  for (long span = 1; span < members; span *= 2, ++rounds) {
+    const long blocks = std::min(span, members - span) * chunk_blocks;
+    const long senders = groups * ((members - 1 - span) / (2 * span) + 1);
+    ++result.rounds;
+    if (sends) result.blocks += blocks;
+    add_terms(result.terms, round_terms(inputs, {bytes_of(inputs, blocks), 1, 0, senders}));
+  }
+  if (rounds > 1)
+    result.terms.overhead_seconds -=
+        static_cast<double>(rounds - 1) * inputs.round_overhead_seconds;
 }
 
 // tra2's phase 2: TRA among the N nodes with `radix`, every message Q times the node-level
@@ -411,6 +430,67 @@ ModelResult model_xor_pairs(const ModelInputs& inputs, const std::string& algori
   return result;
 }
 
+namespace {
+
+// The most of one switch's nodes (the first switch's) whose partner in node round `round` of
+// ClusteredAllToAll, (round - a) mod N, is behind one other switch: they share its link.
+long factor_hier_crossing_nodes(long nodes, long per_switch, long round) {
+  if (per_switch <= 0 || nodes <= per_switch) return 0;
+  std::map<long, long> to_switch;
+  long busiest = 0;
+  for (long node = 0; node < per_switch; ++node) {
+    const long target = ((round - node) % nodes + nodes) % nodes / per_switch;
+    if (target != 0) busiest = std::max(busiest, ++to_switch[target]);
+  }
+  return busiest;
+}
+
+// One node round of ClusteredAllToAll as it runs. Rank u's messages go to v = 0, 1, ... in turn
+// and v's come from u = 0, 1, ... in turn; with no global step clock the round's Q^2 steps run
+// as a wavefront, u meeting v at time u + v: 2Q - 1 message times, the t-th with
+// min(t + 1, 2Q - 1 - t) of the node's ranks talking at once, off-node (each node's
+// `crossing_nodes` ranks at that width through the busiest switch link) or, in the node's round
+// with itself (`inside`), on-node.
+ModelTerms wavefront_terms(const ModelInputs& inputs, bool inside, long crossing_nodes) {
+  const double bytes = bytes_of(inputs, 1);
+  ModelTerms terms;
+  for (long width = 1; width <= inputs.ranks_per_node; ++width) {
+    const RoundLoad load = inside ? RoundLoad{bytes, 1, 0, width}
+                                  : RoundLoad{bytes, 1, width, 0, crossing_nodes * width};
+    add_terms(terms, round_terms(inputs, load), width == inputs.ranks_per_node ? 1 : 2);
+  }
+  return terms;
+}
+
+}  // namespace
+
+ModelResult model_factor_hier(const ModelInputs& inputs) {
+  const long per_node = inputs.ranks_per_node;
+  const long nodes = inputs.ranks / per_node;
+  ModelResult result = priced("factor-hier");
+  // Node 0 meets node `round` in that round (itself in round 0); equal crossings cost alike.
+  std::map<long, ModelTerms> inter_by_crossing;
+  for (long round = 0; round < nodes; ++round) {
+    result.rounds += 2 * per_node - 1;
+    if (round == 0) {
+      add_terms(result.terms, wavefront_terms(inputs, true, 0));
+      continue;
+    }
+    const long crossing = factor_hier_crossing_nodes(nodes, inputs.nodes_per_switch, round);
+    auto found = inter_by_crossing.find(crossing);
+    if (found == inter_by_crossing.end())
+      found = inter_by_crossing.emplace(crossing, wavefront_terms(inputs, false, crossing)).first;
+    add_terms(result.terms, found->second);
+  }
+  result.blocks = inputs.ranks - 1;
+  result.inter_node_messages_per_node = per_node * (inputs.ranks - per_node);
+  result.inter_node_bytes_per_node =
+      static_cast<double>(result.inter_node_messages_per_node) * bytes_of(inputs, 1);
+  add_host_copies(result, inputs, 1, 1);  // its own block
+  finish(result, inputs);
+  return result;
+}
+
 ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& family) {
   const long per_node = inputs.ranks_per_node;
   const long ppl = family.ranks_per_leader;
@@ -420,8 +500,7 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
   const long leaders = inputs.ranks / ppl;
   const long super_block = ppl * ppl;  // blocks from a leader group to a leader group
   ModelResult result = priced(family.algorithm);
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, false,
-                   true);  // MPI_Gather
+  add_binomial_collective(result, inputs, ppl, inputs.ranks, leaders_per_node, false);
   if (!family.two_step) {
     add_direct_rounds(result, inputs, leaders, leaders_per_node, super_block, 1);
   } else {
@@ -432,10 +511,9 @@ ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& fa
                 " of a node");
     const long regions = leaders / m;
     add_direct_rounds(result, inputs, regions, leaders_per_node / m, m * super_block, m);
-    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true, false);
+    add_intra_rounds(result, inputs, m - 1, regions * super_block, leaders_per_node, true);
   }
-  add_intra_rounds(result, inputs, ppl - 1, inputs.ranks, leaders_per_node, true,
-                   true);  // MPI_Scatter
+  add_binomial_collective(result, inputs, ppl, inputs.ranks, leaders_per_node, true);
   add_family_copies(result, inputs, ppl, family.two_step, family.groups_per_region);
   finish(result, inputs);
   return result;

@@ -85,6 +85,13 @@ ModelResult model_direct(const ModelInputs& inputs, const std::string& algorithm
 /// when P is not a power of two.
 ModelResult model_xor_pairs(const ModelInputs& inputs, const std::string& algorithm);
 
+/// factor-hier (ClusteredAllToAll, [hier-factor-2002] §3) on N equal nodes of Q: N node rounds
+/// (a node meets every node once, itself included), each of Q^2 logical steps. Nothing holds the
+/// ranks to those steps, and each rank takes its partners in order, so a round runs as a
+/// wavefront of 2Q - 1 message times of one block, up to Q of the node's ranks at once (sharing
+/// R_N off-node, the copy rate inside, and the busiest switch link of the round's node pairs).
+ModelResult model_factor_hier(const ModelInputs& inputs);
+
 /// A row of the node-aware family ([node-aware-2025] Algorithms 3-5) on equal nodes, its inner
 /// all-to-alls direct (pairwise, nonblocking or factor): `ranks_per_leader` ranks per leader
 /// (ppl; 1: no gather and scatter), and either one flat exchange among the P/ppl leaders
@@ -97,14 +104,14 @@ struct NodeAwareModel {
   long groups_per_region = 1;
 };
 
-/// The family's price, charged on the busiest rank, a leader: gather and scatter (ppl - 1)
-/// messages of P blocks each inside the node; flat: P/ppl - 1 rounds of ppl^2-block super-blocks,
-/// each round at the inter-node rate when any leader's partner is on another node; two-step:
-/// R - 1 rounds among the R regions (m super-blocks per message, inter-node when regions of
-/// different nodes meet), then m - 1 rounds inside each region (R super-blocks, intra-node).
-/// The node's Q/ppl leaders gather and scatter at once (sharing its copy rate), and the leaders
-/// whose partners are off-node in a round share its injection rate.
-/// Throws std::invalid_argument when ppl does not divide Q or m the leader groups of a node.
+/// The family's price, charged on the busiest rank, a leader: gather and scatter inside the node
+/// as binomial trees (ceil(log2 ppl) messages, (ppl - 1) P blocks in all); flat: P/ppl - 1 rounds
+/// of ppl^2-block super-blocks, each round at the inter-node rate when any leader's partner is on
+/// another node; two-step: R - 1 rounds among the R regions (m super-blocks per message, inter-node
+/// when regions of different nodes meet), then m - 1 rounds inside each region (R super-blocks,
+/// intra-node). The node's Q/ppl leaders gather and scatter at once (sharing its copy rate), and
+/// the leaders whose partners are off-node in a round share its injection rate. Throws
+/// std::invalid_argument when ppl does not divide Q or m the leader groups of a node.
 ModelResult model_node_aware(const ModelInputs& inputs, const NodeAwareModel& family);
 
 /// A shared-memory leader row ([onmpml-glex] Algorithms 2-5) with `leaders` leaders per node;
