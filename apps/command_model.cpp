@@ -219,6 +219,8 @@ void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine
   options.round_overhead_us = machine.links.round_overhead_seconds * 1e6;
   options.host_copy_gbps = machine.links.host_copy_bytes_per_second * 1e-9;
   options.host_copy_call_ns = machine.links.host_copy_call_seconds * 1e9;
+  options.latency_factors = machine.links.latency_factors;
+  options.bandwidth_factors = machine.links.bandwidth_factors;
 }
 
 // SMPI's "threshold:value;threshold:value" (smpi/lat-factor, smpi/bw-factor) as SizeFactors.
@@ -427,8 +429,13 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
                     : std::string("bytes free"))
             << " and " << fixed(inputs.host_copy_call_seconds * 1e9, "%.1f")
             << " ns per memcpy call\n";
-  if (!inputs.latency_factors.empty() || !inputs.bandwidth_factors.empty() ||
-      inputs.reverse_flow_share > 0 || inputs.nodes_per_switch > 0) {
+  if (machine) {
+    std::cout << "# measured bends of that line (ping-pongs of 64 B to 256 KiB, on the inter-node "
+                 "link where there is one; bytes:factor, from the next byte on): latency "
+              << format_size_factors(inputs.latency_factors) << ", bandwidth "
+              << format_size_factors(inputs.bandwidth_factors) << "\n";
+  } else if (!inputs.latency_factors.empty() || !inputs.bandwidth_factors.empty() ||
+             inputs.reverse_flow_share > 0 || inputs.nodes_per_switch > 0) {
     std::cout << "# network model (simulated platform): factors by message size, latency "
               << inputs.latency_factors.size() << " and bandwidth "
               << inputs.bandwidth_factors.size() << " entries; reverse flows take "
@@ -650,7 +657,8 @@ Runner add_model(CLI::App& app) {
       "--measure", options->measure,
       "Measure the parameters in this MPI job (run it under mpirun, across the nodes to model): "
       "ping-pongs of 8 B and 1 MiB between rank 0 and its node neighbour and another node's "
-      "first rank; all ranks of rank 0's node swapping 1 MiB with another node's at once "
+      "first rank, and of 64 B to 256 KiB for the line's bends (size factors); all ranks of rank "
+      "0's node swapping 1 MiB with another node's at once "
       "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
       "pairwise with 1 B blocks (each round's own cost); rank 0's memcpy of 64 MiB and of 8 B "
       "blocks (host copies); as "

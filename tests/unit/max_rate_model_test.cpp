@@ -264,6 +264,28 @@ ModelInputs copying(long ranks, long per_node, std::size_t block_bytes) {
   return inputs;
 }
 
+TEST(NetworkModel, a_measured_bend_sets_the_factor_from_its_size_to_the_next) {
+  // Line 1 us + 1 ns/B. At 1 KB the trip is 2.02 us (on the line's 2 us, within 5%): 1. At 4 KB
+  // a rendezvous makes it 8 us, 3 us above the line: latency factor (8 - 4) / 1 = 4. At 64 KB
+  // it is 33 us against 66 us (caches): bandwidth factor 64 / (33 - 1) = 2.
+  const SizeFactors factors =
+      bent_line({1e-6, 1e-9}, {{1000, 2.02e-6}, {4000, 8e-6}, {64000, 33e-6}}, 1e6);
+  ASSERT_EQ(factors.latency.size(), 4u);
+  EXPECT_DOUBLE_EQ(size_factor(factors.latency, 1000), 1);
+  EXPECT_DOUBLE_EQ(size_factor(factors.latency, 3999), 1);
+  EXPECT_NEAR(size_factor(factors.latency, 4000), 4, 1e-9);
+  EXPECT_NEAR(size_factor(factors.latency, 63999), 4, 1e-9);
+  EXPECT_DOUBLE_EQ(size_factor(factors.latency, 64000), 1);
+  EXPECT_NEAR(size_factor(factors.bandwidth, 64000), 2, 1e-9);
+  EXPECT_DOUBLE_EQ(size_factor(factors.bandwidth, 1e6), 1);  // the line's own end
+  // Priced with them, a 4 KB message takes the measured trip.
+  ModelInputs inputs{2, 2, 4000, {1e-6, 1e-9}, {1e-6, 1e-9}};
+  inputs.latency_factors = factors.latency;
+  inputs.bandwidth_factors = factors.bandwidth;
+  EXPECT_NEAR(total_seconds(round_terms(inputs, {4000, 1, 0, 1})), 8e-6, 1e-15);
+  EXPECT_NEAR(total_seconds(round_terms(inputs, {64000, 1, 0, 1})), 33e-6, 1e-15);
+}
+
 TEST(HostCopy, calls_and_bytes_by_hand) {
   // 100 calls moving 1 MB: 100 x 5 ns + 1 MB / 10 GB/s = 0.5 us + 100 us.
   EXPECT_NEAR(host_copy_seconds(copying(8, 8, 1), 100, 1e6), 100.5e-6, 1e-15);

@@ -275,7 +275,30 @@ ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_b
   inputs.round_overhead_seconds = links.round_overhead_seconds;
   inputs.host_copy_bytes_per_second = links.host_copy_bytes_per_second;
   inputs.host_copy_call_seconds = links.host_copy_call_seconds;
+  inputs.latency_factors = links.latency_factors;
+  inputs.bandwidth_factors = links.bandwidth_factors;
   return inputs;
+}
+
+SizeFactors bent_line(const LinkCost& line, const std::vector<MessageTrip>& trips,
+                      double line_end_bytes) {
+  constexpr double kOnTheLine = 0.05;  // within this share of the line: noise, not a bend
+  SizeFactors factors;
+  for (const MessageTrip& trip : trips) {
+    const double on_line = line.alpha_seconds + trip.bytes * line.beta_seconds_per_byte;
+    double latency = 1, bandwidth = 1;
+    if (trip.seconds > on_line * (1 + kOnTheLine) && line.alpha_seconds > 0) {
+      latency = (trip.seconds - trip.bytes * line.beta_seconds_per_byte) / line.alpha_seconds;
+    } else if (trip.seconds < on_line * (1 - kOnTheLine) && trip.seconds > line.alpha_seconds) {
+      bandwidth = trip.bytes * line.beta_seconds_per_byte / (trip.seconds - line.alpha_seconds);
+    }
+    // SizeFactor applies to messages larger than its threshold: from trip.bytes on.
+    factors.latency.push_back({trip.bytes - 1, latency});
+    factors.bandwidth.push_back({trip.bytes - 1, bandwidth});
+  }
+  factors.latency.push_back({line_end_bytes - 1, 1});
+  factors.bandwidth.push_back({line_end_bytes - 1, 1});
+  return factors;
 }
 
 double total_seconds(const ModelTerms& terms) {

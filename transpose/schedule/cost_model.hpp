@@ -62,6 +62,25 @@ double host_copy_seconds(const ModelInputs& inputs, double calls, double bytes);
 /// round that sends more than one (TraExchange packs those; a round of one block goes without).
 long tra_packed_blocks(long members, long radix);
 
+/// One measured ping-pong: half a round trip of a message of `bytes`.
+struct MessageTrip {
+  double bytes;
+  double seconds;
+};
+
+/// Size factors in SimGrid's form (SizeFactor), latency and bandwidth.
+struct SizeFactors {
+  std::vector<SizeFactor> latency, bandwidth;
+};
+
+/// The factors that bend the line alpha + m beta of `line` onto each of `trips` (sizes ascending,
+/// below `line_end_bytes`, where the line was drawn through the trip): for messages from a
+/// trip's size up to the next one's, a latency factor (trip - m beta) / alpha where the trip runs
+/// above the line, or a bandwidth factor m beta / (trip - alpha) where it runs below (caches),
+/// and 1 within 5% of the line (noise); from line_end_bytes on, 1.
+SizeFactors bent_line(const LinkCost& line, const std::vector<MessageTrip>& trips,
+                      double line_end_bytes);
+
 /// The sum of the terms: a prediction's seconds.
 double total_seconds(const ModelTerms& terms);
 /// terms += times * more.

@@ -9,6 +9,7 @@
 #include "exchange.hpp"
 #include "make_exchange.hpp"
 #include "mpi/comm.hpp"
+#include "schedule/cost_model.hpp"
 
 namespace a2afft::detail {
 namespace {
@@ -52,6 +53,22 @@ schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
   const double small = ping_pong_seconds(comm, a, b, kSmall);
   const double large = ping_pong_seconds(comm, a, b, kLarge);
   return {small, std::max(0.0, (large - small) / static_cast<double>(kLarge - kSmall))};
+}
+
+// The sizes between the 8 B and 1 MiB trips at which measure_size_factors also times a
+// ping-pong: a protocol switch (Open MPI's shared memory goes from eager to rendezvous at 4 KiB)
+// or the caches bend the line that alpha and beta draw through the two ends.
+constexpr std::size_t kRungBytes[] = {64, 512, 4096, 32768, 262144};
+// measure_link's line (alpha, beta) bent to the trips of every rung (schedule::bent_line).
+void measure_size_factors(MPI_Comm comm, int a, int b, const schedule::LinkCost& line,
+                          MeasuredLinks& links) {
+  std::vector<schedule::MessageTrip> trips;
+  for (const std::size_t rung : kRungBytes)
+    trips.push_back({static_cast<double>(rung), ping_pong_seconds(comm, a, b, rung)});
+  const schedule::SizeFactors factors =
+      schedule::bent_line(line, trips, static_cast<double>(std::size_t{1} << 20));
+  links.latency_factors = factors.latency;
+  links.bandwidth_factors = factors.bandwidth;
 }
 
 // Every rank in `partner` (partner[r] >= 0) swaps `bytes` with its partner at once, three times
@@ -237,6 +254,11 @@ MeasuredLinks measure_links(const Topology& topology) {
   links.inter_measured = other_node > 0;
   if (!links.intra_measured) links.intra = links.inter;
   if (!links.inter_measured) links.inter = links.intra;
+  if (topology.size() > 1) {
+    const int peer = other_node > 0 ? other_node : same_node;
+    measure_size_factors(topology.comm(), 0, peer, other_node > 0 ? links.inter : links.intra,
+                         links);
+  }
   if (other_node > 0) measure_injection(topology, topology.node_of(other_node), links);
   if (same_node > 0) measure_copy(topology, links);
   if (topology.size() > 1)

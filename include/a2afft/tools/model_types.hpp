@@ -16,6 +16,15 @@ struct LinkCost {
   double beta_seconds_per_byte;  ///< the time per byte of one rank's message: 1 / its bandwidth
 };
 
+/// A factor of a message's latency or rate by the message's size, as SimGrid's SMPI states its
+/// network model (smpi/lat-factor, smpi/bw-factor, "threshold:value;..."): a message of m bytes
+/// takes the value of the largest threshold below m, and 1 when there is none (SimGrid 3.32's
+/// NetworkSmpiModel::get_latency_factor and get_bandwidth_factor).
+struct SizeFactor {
+  double above_bytes;  ///< the threshold: messages larger than this take `factor`
+  double factor;       ///< what alpha is multiplied by (latency) or a rate (bandwidth)
+};
+
 /// The links of a real machine, as measure_link_costs() (topology.hpp) measures them: one message
 /// inside a node and one between nodes. A layout without two ranks on one node (or without two
 /// nodes) cannot measure that link; it then holds the other link's cost, and its flag is false.
@@ -50,15 +59,14 @@ struct MeasuredLinks {
   /// What one memcpy call costs beyond its bytes (8 B blocks copied one call each, less their
   /// bytes at host_copy_bytes_per_second): the exchanges copy block by block; 0: not measured.
   double host_copy_call_seconds = 0;
-};
-
-/// A factor of a message's latency or rate by the message's size, as SimGrid's SMPI states its
-/// network model (smpi/lat-factor, smpi/bw-factor, "threshold:value;..."): a message of m bytes
-/// takes the value of the largest threshold below m, and 1 when there is none (SimGrid 3.32's
-/// NetworkSmpiModel::get_latency_factor and get_bandwidth_factor).
-struct SizeFactor {
-  double above_bytes;  ///< the threshold: messages larger than this take `factor`
-  double factor;       ///< what alpha is multiplied by (latency) or a rate (bandwidth)
+  /// How the message time bends away from alpha + m beta between the 8 B and 1 MiB trips that
+  /// set alpha and beta (a protocol switch such as eager to rendezvous, or caches), measured by
+  /// ping-pongs of a few sizes between them on the inter-node link where there is one, else the
+  /// intra-node one: at each size m the latency factor takes what the trip adds above the line
+  /// and the bandwidth factor what it saves below it, for messages from m up to the next size.
+  /// Empty: not measured (the line alone).
+  std::vector<SizeFactor> latency_factors{};
+  std::vector<SizeFactor> bandwidth_factors{};  ///< see latency_factors
 };
 
 /// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
