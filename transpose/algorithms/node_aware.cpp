@@ -14,8 +14,9 @@
 //      ("intra": P/(ppl m) super-blocks per message), repack;
 //   3. scatter (ppl > 1): repack per member and scatter from the leader.
 // Cost, with b the block and the inner exchanges pairwise: gather and scatter (MPI_Gather and
-//   MPI_Scatter as binomial trees) 2 (ceil(log2 ppl) alpha + (ppl-1) P b beta); flat (P/ppl - 1)(alpha + ppl^2 b beta); two-step
-//   (R-1)(alpha + m ppl^2 b beta) + (m-1)(alpha + R ppl^2 b beta), R = P/(ppl m) regions.
+//   MPI_Scatter as binomial trees) 2 (ceil(log2 ppl) alpha + (ppl-1) P b beta); flat
+//   (P/ppl - 1)(alpha + ppl^2 b beta); two-step (R-1)(alpha + m ppl^2 b beta) +
+//   (m-1)(alpha + R ppl^2 b beta), R = P/(ppl m) regions.
 // `a2afft model` and auto:mode=estimate price these costs (schedule::model_node_aware) with a
 //   direct inner exchange; the model knows no NUMA domains, so locality-aware is priced with
 //   groups=g (groups=numa as one region per node, and says so).
