@@ -47,9 +47,11 @@ double ping_pong_seconds(MPI_Comm comm, int a, int b, std::size_t bytes) {
   return result;
 }
 
+// The two trips that draw the line: alpha from 8 B, beta from the slope up to 1 MiB.
+constexpr std::size_t kSmall = 8, kLarge = std::size_t{1} << 20;
+
 // alpha from 8 B, beta from the slope between 8 B and 1 MiB.
 schedule::LinkCost measure_link(MPI_Comm comm, int a, int b) {
-  constexpr std::size_t kSmall = 8, kLarge = std::size_t{1} << 20;
   const double small = ping_pong_seconds(comm, a, b, kSmall);
   const double large = ping_pong_seconds(comm, a, b, kLarge);
   return {small, std::max(0.0, (large - small) / static_cast<double>(kLarge - kSmall))};
@@ -66,7 +68,7 @@ void measure_size_factors(MPI_Comm comm, int a, int b, const schedule::LinkCost&
   for (const std::size_t rung : kRungBytes)
     trips.push_back({static_cast<double>(rung), ping_pong_seconds(comm, a, b, rung)});
   const schedule::SizeFactors factors =
-      schedule::bent_line(line, trips, static_cast<double>(std::size_t{1} << 20));
+      schedule::bent_line(line, trips, static_cast<double>(kLarge));
   links.latency_factors = factors.latency;
   links.bandwidth_factors = factors.bandwidth;
 }
