@@ -429,7 +429,7 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
                     : std::string("bytes free"))
             << " and " << fixed(inputs.host_copy_call_seconds * 1e9, "%.1f")
             << " ns per memcpy call\n";
-  if (machine) {
+  if (machine && !inputs.latency_factors.empty()) {
     std::cout << "# measured bends of that line (ping-pongs of 64 B to 256 KiB, on the inter-node "
                  "link where there is one; bytes:factor, from the next byte on): latency "
               << format_size_factors(inputs.latency_factors) << ", bandwidth "
