@@ -11,6 +11,24 @@
 namespace a2afft::detail::schedule {
 namespace {
 
+// Flows counted by where they go (another switch, another group): the busiest destination's
+// count is what its one link carries. Few destinations, so a short list searched in order.
+class BusiestDestination {
+ public:
+  void add(long destination, long flows) {
+    auto found = std::find_if(counts_.begin(), counts_.end(),
+                              [&](const auto& entry) { return entry.first == destination; });
+    if (found == counts_.end()) found = counts_.insert(counts_.end(), {destination, 0});
+    found->second += flows;
+    busiest_ = std::max(busiest_, found->second);
+  }
+  long busiest() const { return busiest_; }
+
+ private:
+  std::vector<std::pair<long, long>> counts_;  // (destination, flows)
+  long busiest_ = 0;
+};
+
 // One side of a round: `senders` ranks of the node send `bytes` each over `link` at once, sharing
 // `node_rate` (0: no shared limit); what the sharing adds beyond one rank's own rate is
 // `contention` (injection off-node, copy on-node).
@@ -246,24 +264,15 @@ long switch_link_flows(long members, long per_node, long per_switch, long distan
   // Members l < per_node - spill of a node go node_shift nodes on, the other spill one further.
   const long node_shift = shift / per_node;
   const long spill = shift % per_node;
-  std::vector<std::pair<long, long>> to_switch;  // (switch, members), at most 2 per_switch
+  BusiestDestination to_switch;
   for (long node = 0; node < per_switch; ++node) {
     const std::pair<long, long> parts[] = {{node_shift, per_node - spill}, {node_shift + 1, spill}};
     for (const auto& [offset, count] : parts) {
       const long target = (node + offset) % nodes / per_switch;
-      if (count == 0 || target == 0) continue;
-      auto found = std::find_if(to_switch.begin(), to_switch.end(),
-                                [&](const auto& entry) { return entry.first == target; });
-      if (found == to_switch.end())
-        to_switch.emplace_back(target, count);
-      else
-        found->second += count;
+      if (count != 0 && target != 0) to_switch.add(target, count);
     }
   }
-  long busiest = 0;
-  for (const auto& entry : to_switch)
-    busiest = std::max(busiest, entry.second);
-  return busiest;
+  return to_switch.busiest();
 }
 
 ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_bytes,
@@ -415,16 +424,14 @@ XorSpread xor_spread(long group, long distance) {
     return {all, all};
   }
   XorSpread spread;
-  std::vector<std::pair<long, long>> to_group;  // (group, members)
+  BusiestDestination to_group;
   for (long member = 0; member < group; ++member) {
     const long target = (member ^ distance) / group;
     if (target == 0) continue;
     ++spread.leaving;
-    auto found = std::find_if(to_group.begin(), to_group.end(),
-                              [&](const auto& entry) { return entry.first == target; });
-    if (found == to_group.end()) found = to_group.insert(to_group.end(), {target, 0});
-    spread.busiest = std::max(spread.busiest, ++found->second);
+    to_group.add(target, 1);
   }
+  spread.busiest = to_group.busiest();
   return spread;
 }
 
@@ -459,13 +466,12 @@ namespace {
 // ClusteredAllToAll, (round - a) mod N, is behind one other switch: they share its link.
 long factor_hier_crossing_nodes(long nodes, long per_switch, long round) {
   if (per_switch <= 0 || nodes <= per_switch) return 0;
-  std::map<long, long> to_switch;
-  long busiest = 0;
+  BusiestDestination to_switch;
   for (long node = 0; node < per_switch; ++node) {
     const long target = ((round - node) % nodes + nodes) % nodes / per_switch;
-    if (target != 0) busiest = std::max(busiest, ++to_switch[target]);
+    if (target != 0) to_switch.add(target, 1);
   }
-  return busiest;
+  return to_switch.busiest();
 }
 
 // One node round of ClusteredAllToAll as it runs. Rank u's messages go to v = 0, 1, ... in turn
@@ -582,23 +588,14 @@ LeaderStages leader_stages(const ModelInputs& inputs, long leaders, double messa
 // switch when every node sends one to each node offset first..last: the shared leaders' round.
 long switch_link_messages(long nodes, long per_switch, long first, long last) {
   if (per_switch <= 0 || nodes <= per_switch) return 0;
-  std::vector<std::pair<long, long>> to_switch;  // (switch, messages)
+  BusiestDestination to_switch;
   for (long node = 0; node < per_switch; ++node) {
     for (long offset = first; offset <= last; ++offset) {
       const long target = (node + offset) % nodes / per_switch;
-      if (target == 0) continue;
-      auto found = std::find_if(to_switch.begin(), to_switch.end(),
-                                [&](const auto& entry) { return entry.first == target; });
-      if (found == to_switch.end())
-        to_switch.emplace_back(target, 1);
-      else
-        ++found->second;
+      if (target != 0) to_switch.add(target, 1);
     }
   }
-  long busiest = 0;
-  for (const auto& entry : to_switch)
-    busiest = std::max(busiest, entry.second);
-  return busiest;
+  return to_switch.busiest();
 }
 
 }  // namespace
