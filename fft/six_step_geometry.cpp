@@ -120,15 +120,21 @@ namespace {
 
 using A = SixStepArray;
 
-SixStepStep local_transpose(A from, A to, std::size_t rows, std::size_t columns, int side) {
+// A step on a rows x columns matrix of `from` into `to`: a local transpose or column FFTs.
+SixStepStep matrix_step(SixStepStep::Op op, A from, A to, std::size_t rows, std::size_t columns,
+                        int side) {
   SixStepStep step;
-  step.op = SixStepStep::Op::local_transpose;
+  step.op = op;
   step.from = from;
   step.to = to;
   step.rows = rows;
   step.columns = columns;
   step.side = side;
   return step;
+}
+
+SixStepStep local_transpose(A from, A to, std::size_t rows, std::size_t columns, int side) {
+  return matrix_step(SixStepStep::Op::local_transpose, from, to, rows, columns, side);
 }
 
 SixStepStep exchange(bool own_in_place) {
@@ -219,13 +225,7 @@ std::vector<SixStepStep> backward_steps(const SixStepGeometry& geometry, bool ow
 
 // The N1-point FFTs down the columns of `from`, an N1 x N2 matrix, into the same places of `to`.
 SixStepStep column_ffts(A from, A to, std::size_t n1, std::size_t n2, bool scaled) {
-  SixStepStep step;
-  step.op = SixStepStep::Op::column_ffts;
-  step.from = from;
-  step.to = to;
-  step.rows = n1;
-  step.columns = n2;
-  step.side = 1;
+  SixStepStep step = matrix_step(SixStepStep::Op::column_ffts, from, to, n1, n2, 1);
   step.scaled = scaled;
   return step;
 }

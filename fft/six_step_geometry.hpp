@@ -79,8 +79,8 @@ struct SixStepStep {
     sweep,
     // One rank only: the FFTs of length `rows` (N1) down the `columns` (N2) columns of `from`, a
     // rows x columns matrix of points, into the same places of `to` (maybe `from`): a
-    // cache-sized chunk of columns at a time gathered into a scratch by the FFT's own strided
-    // reads and copied back, so the transposes around them are not needed.
+    // cache-sized chunk of columns at a time gathered into lines of a scratch, transformed there
+    // and scattered back (GatheredColumns), so the transposes around them are not needed.
     column_ffts,
   };
   Op op = Op::sweep;
