@@ -278,10 +278,13 @@ TEST(NetworkModel, a_measured_bend_sets_the_factor_from_its_size_to_the_next) {
   EXPECT_DOUBLE_EQ(size_factor(factors.latency, 64000), 1);
   EXPECT_NEAR(size_factor(factors.bandwidth, 64000), 2, 1e-9);
   EXPECT_DOUBLE_EQ(size_factor(factors.bandwidth, 1e6), 1);  // the line's own end
-  // Priced with them, a 4 KB message takes the measured trip.
-  ModelInputs inputs{2, 2, 4000, {1e-6, 1e-9}, {1e-6, 1e-9}};
-  inputs.latency_factors = factors.latency;
-  inputs.bandwidth_factors = factors.bandwidth;
+  // Carried by MeasuredLinks into the model's inputs (as model --measure and
+  // auto:mode=estimate take them), a 4 KB message takes the measured trip.
+  MeasuredLinks links;
+  links.intra = links.inter = {1e-6, 1e-9};
+  links.latency_factors = factors.latency;
+  links.bandwidth_factors = factors.bandwidth;
+  const ModelInputs inputs = measured_inputs(2, 2, 4000, links);
   EXPECT_NEAR(total_seconds(round_terms(inputs, {4000, 1, 0, 1})), 8e-6, 1e-15);
   EXPECT_NEAR(total_seconds(round_terms(inputs, {64000, 1, 0, 1})), 33e-6, 1e-15);
 }
