@@ -52,12 +52,13 @@ struct ModelOptions {
   double beta_intra_ns = 0.05;
   double alpha_inter_us = 2.0;
   double beta_inter_ns = 0.1;
-  double injection_gbps = 0;     // R_N, GB/s; 0: no node limit
-  double copy_gbps = 0;          // the node's copy rate, GB/s; 0: no node limit
-  double overhead_us = 0;        // o per further message of a round
-  double round_overhead_us = 0;  // each round's own cost
-  double host_copy_gbps = 0;     // one rank's memcpy rate, GB/s; 0: copies' bytes free
-  double host_copy_call_ns = 0;  // what a memcpy call costs beyond its bytes
+  double injection_gbps = 0;      // R_N, GB/s; 0: no node limit
+  double copy_gbps = 0;           // the node's copy rate, GB/s; 0: no node limit
+  double overhead_us = 0;         // o per further message of a round
+  double round_overhead_us = 0;   // each round's own cost
+  double host_copy_gbps = 0;      // one rank's memcpy rate, GB/s; 0: copies' bytes free
+  double host_copy_call_ns = 0;   // what a memcpy call costs beyond its bytes
+  double node_sync_stage_us = 0;  // a stage of a node's shared-memory sync; 0: intra alpha
   // A simulated platform's network model (--parameters only): SMPI's factors by message size,
   // the reverse flows' share of a link, and the switch level (nodes per switch, link rate).
   std::vector<model::SizeFactor> latency_factors;
@@ -219,6 +220,7 @@ void take_measured_machine(ModelOptions& options, const MeasuredMachine& machine
   options.round_overhead_us = machine.links.round_overhead_seconds * 1e6;
   options.host_copy_gbps = machine.links.host_copy_bytes_per_second * 1e-9;
   options.host_copy_call_ns = machine.links.host_copy_call_seconds * 1e9;
+  options.node_sync_stage_us = machine.links.node_sync_stage_seconds * 1e6;
   options.latency_factors = machine.links.latency_factors;
   options.bandwidth_factors = machine.links.bandwidth_factors;
 }
@@ -310,7 +312,8 @@ void take_parameters_file(ModelOptions& options) {
   const std::tuple<const char*, double*, double> optional[] = {
       {"round_overhead_seconds", &options.round_overhead_us, 1e6},
       {"host_copy_bytes_per_second", &options.host_copy_gbps, 1e-9},
-      {"host_copy_call_seconds", &options.host_copy_call_ns, 1e9}};
+      {"host_copy_call_seconds", &options.host_copy_call_ns, 1e9},
+      {"node_sync_stage_seconds", &options.node_sync_stage_us, 1e6}};
   for (const auto& [key, target, unit] : optional) {
     if (!p.contains(key)) continue;
     if (!p[key].is_number())
@@ -350,7 +353,7 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
        {options.alpha_intra_us, options.beta_intra_ns, options.alpha_inter_us,
         options.beta_inter_ns, options.injection_gbps, options.copy_gbps, options.overhead_us,
         options.round_overhead_us, options.reverse_flow_share, options.switch_link_gbps,
-        options.host_copy_gbps, options.host_copy_call_ns}) {
+        options.host_copy_gbps, options.host_copy_call_ns, options.node_sync_stage_us}) {
     if (!(value >= 0) || !std::isfinite(value)) {
       throw UsageError("alpha, beta, rates and overhead must be finite and not negative; got " +
                        fixed(value, "%g"));
@@ -367,6 +370,7 @@ model::ModelInputs checked_inputs(const ModelOptions& options) {
   inputs.round_overhead_seconds = options.round_overhead_us * 1e-6;
   inputs.host_copy_bytes_per_second = options.host_copy_gbps * 1e9;
   inputs.host_copy_call_seconds = options.host_copy_call_ns * 1e-9;
+  inputs.node_sync_stage_seconds = options.node_sync_stage_us * 1e-6;
   inputs.latency_factors = options.latency_factors;
   inputs.bandwidth_factors = options.bandwidth_factors;
   inputs.reverse_flow_share = options.reverse_flow_share;
@@ -428,7 +432,11 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
                     ? fixed(inputs.host_copy_bytes_per_second * 1e-9) + " GB/s"
                     : std::string("bytes free"))
             << " and " << fixed(inputs.host_copy_call_seconds * 1e9, "%.1f")
-            << " ns per memcpy call\n";
+            << " ns per memcpy call; node sync (shared-memory leaders) "
+            << (inputs.node_sync_stage_seconds > 0
+                    ? fixed(inputs.node_sync_stage_seconds * 1e6, "%.3f") + " us"
+                    : std::string("an intra-node alpha"))
+            << " per barrier stage\n";
   if (machine && !inputs.latency_factors.empty()) {
     std::cout << "# measured bends of that line (ping-pongs of 64 B to 256 KiB, on the inter-node "
                  "link where there is one; bytes:factor, from the next byte on): latency "
@@ -564,6 +572,7 @@ void write_model_json(const ModelOptions& options, const model::ModelInputs& inp
         {"round_overhead_seconds", inputs.round_overhead_seconds},
         {"host_copy_bytes_per_second", inputs.host_copy_bytes_per_second},
         {"host_copy_call_seconds", inputs.host_copy_call_seconds},
+        {"node_sync_stage_seconds", inputs.node_sync_stage_seconds},
         {"latency_factors", format_size_factors(inputs.latency_factors)},
         {"bandwidth_factors", format_size_factors(inputs.bandwidth_factors)},
         {"reverse_flow_share", inputs.reverse_flow_share},
@@ -661,7 +670,9 @@ Runner add_model(CLI::App& app) {
       "0's node swapping 1 MiB with another node's at once "
       "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
       "pairwise with 1 B blocks (each round's own cost); rank 0's memcpy of 64 MiB and of 8 B "
-      "blocks (host copies); as "
+      "blocks (host copies); MPI_Win_sync, a node barrier, "
+      "MPI_Win_sync on rank 0's node (node "
+      "sync); as "
       "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");
   command
       ->add_option("--injection-gbps", options->injection_gbps,
@@ -691,13 +702,20 @@ Runner add_model(CLI::App& app) {
       ->add_option("--host-copy-call-ns", options->host_copy_call_ns,
                    "What one memcpy call of the exchanges costs beyond its bytes, nanoseconds")
       ->capture_default_str();
+  command
+      ->add_option("--node-sync-us", options->node_sync_stage_us,
+                   "What each of the ceil(log2 Q) stages of a node's shared-memory "
+                   "synchronisation (MPI_Win_sync, node barrier, MPI_Win_sync; the mpml family's) "
+                   "costs, microseconds (0: an intra-node alpha)")
+      ->capture_default_str();
   auto* parameters = command->add_option(
       "--parameters", options->parameters_path,
       "Read the machine's parameters from a JSON file (what --measure --json writes under "
       "\"inputs\", or a platform's published specifications; inputs/platforms/*.json)");
-  for (const char* name : {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us",
-                           "--beta-inter-ns", "--injection-gbps", "--copy-gbps", "--overhead-us",
-                           "--round-overhead-us", "--host-copy-gbps", "--host-copy-call-ns"}) {
+  for (const char* name :
+       {"--alpha-intra-us", "--beta-intra-ns", "--alpha-inter-us", "--beta-inter-ns",
+        "--injection-gbps", "--copy-gbps", "--overhead-us", "--round-overhead-us",
+        "--host-copy-gbps", "--host-copy-call-ns", "--node-sync-us"}) {
     measure->excludes(command->get_option(name));
     parameters->excludes(command->get_option(name));
   }

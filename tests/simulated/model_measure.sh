@@ -53,6 +53,15 @@ if rate != 0 and 64 * 2**20 / rate >= 1e-6:
     bad.append("host_copy_bytes_per_second")
 if call >= 1e-11:
     bad.append("host_copy_call_seconds")
+# A node sync (MPI_Win_sync, barrier, MPI_Win_sync) with SMPI's recursive-doubling barrier
+# (scripts/simulate sets smpi/barrier:ompi_recursivedoubling) is ceil(log2 4) = 2 stages of one
+# zero-byte message over the loopback each; MPI_Win_sync costs no simulated time.
+stage = measured["node_sync_stage_seconds"]
+ratio = stage / published["alpha_intra_seconds"]
+print(f"node_sync_stage_seconds: measured {stage:.4g}, the loopback's latency "
+      f"{published['alpha_intra_seconds']:.4g}, ratio {ratio:.3f}")
+if not 0.8 <= ratio <= 1.2:
+    bad.append("node_sync_stage_seconds")
 if bad:
     sys.exit("FAILED: not within 20% of the platform file (or host time injected): " +
              ", ".join(bad))

@@ -166,6 +166,21 @@ TEST(MaxRateModel, shared_leaders_copy_and_inject_l_at_a_time) {
   EXPECT_NEAR(mpml.seconds, total_seconds(mpml.terms), 1e-15);
 }
 
+TEST(MaxRateModel, shared_leaders_synchronise_the_node_twice_in_log2_q_stages) {
+  // 4 nodes of 4: each sync is ceil(log2 4) = 2 stages, of one 1 us intra-node zero-byte message
+  // when the stage is not measured, of the measured 3 us when it is: 2 x 2 x (3 - 1) us more.
+  // The measured stage reaches the model as model --measure passes it (measured_inputs).
+  MeasuredLinks links;
+  links.intra = {1e-6, 1e-11};
+  links.inter = {2e-6, 1e-10};
+  const SharedLeaderModel row{"onmpml(leaders=1)", 1, true};
+  const ModelResult alpha = model_shared_leaders(measured_inputs(16, 4, 1000, links), row);
+  links.node_sync_stage_seconds = 3e-6;
+  const ModelResult measured = model_shared_leaders(measured_inputs(16, 4, 1000, links), row);
+  EXPECT_NEAR(measured.terms.latency_seconds - alpha.terms.latency_seconds, 8e-6, 1e-15);
+  EXPECT_NEAR(measured.seconds - alpha.seconds, 8e-6, 1e-15);
+}
+
 // SimGrid 3.32's default smpi/lat-factor (src/simgrid/sg_config.cpp), as the platforms state it.
 std::vector<SizeFactor> smpi_latency_factors() {
   return {{65472, 11.6436}, {15424, 3.48845}, {9376, 2.59299}, {5776, 2.18796}, {3484, 1.88101},

@@ -286,6 +286,7 @@ ModelInputs measured_inputs(long ranks, long ranks_per_node, std::size_t block_b
   inputs.host_copy_call_seconds = links.host_copy_call_seconds;
   inputs.latency_factors = links.latency_factors;
   inputs.bandwidth_factors = links.bandwidth_factors;
+  inputs.node_sync_stage_seconds = links.node_sync_stage_seconds;
   return inputs;
 }
 
@@ -639,9 +640,13 @@ ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderMo
   const bool own_hidden = row.overlap && total_seconds(messages) >= total_seconds(own_node);
   result.terms = row.overlap && !own_hidden ? own_node : messages;
   if (!row.overlap) add_terms(result.terms, own_node);
-  // Two node barriers of ceil(log2 Q) intra-node latencies.
+  // Two node synchronisations of ceil(log2 Q) stages: measured, or each stage one zero-byte
+  // message inside the node (a recursive-doubling barrier's).
+  const double stage_seconds = inputs.node_sync_stage_seconds > 0
+                                   ? inputs.node_sync_stage_seconds
+                                   : scaled_link(inputs, inputs.intra, 0, false).alpha_seconds;
   result.terms.latency_seconds +=
-      2 * std::ceil(std::log2(static_cast<double>(per_node))) * inputs.intra.alpha_seconds;
+      2 * std::ceil(std::log2(static_cast<double>(per_node))) * stage_seconds;
   finish(result, inputs);
   return result;
 }

@@ -144,13 +144,14 @@ struct SharedLeaderModel {
 /// The shared-leader price on N = P/Q nodes, per leader, each serving k = ceil((N-1)/L) node
 /// offsets: per message a gather of Q^2 blocks from node memory (intra beta), one inter-node
 /// message of Q^2 blocks, and a scatter of Q^2 blocks (intra beta); every rank's own node's Q
-/// blocks; two node barriers of ceil(log2 Q) intra-node latencies. mpml and nmpml run the
-/// messages one after another (k (gather + send + scatter)); onmpml pipelines them
-/// (gather + send + scatter + (k - 1) max of the three) while the intra copies overlap.
-/// The L leaders copy at once (sharing the node's copy rate) and send at once (sharing R_N, and
-/// each round's busiest switch link: round j sends to node offsets jL + 1 .. jL + L);
-/// the own node's blocks are copied by all Q ranks at once.
-/// Throws std::invalid_argument when `leaders` is not 1..Q.
+/// blocks; two node synchronisations of ceil(log2 Q) stages
+/// (ModelInputs::node_sync_stage_seconds, or where not measured one zero-byte intra-node message
+/// each). mpml and nmpml run the messages one after another (k (gather + send + scatter)); onmpml
+/// pipelines them (gather + send + scatter + (k - 1) max of the three) while the intra copies
+/// overlap. The L leaders copy at once (sharing the node's copy rate) and send at once (sharing
+/// R_N, and each round's busiest switch link: round j sends to node offsets jL + 1 .. jL + L); the
+/// own node's blocks are copied by all Q ranks at once. Throws std::invalid_argument when `leaders`
+/// is not 1..Q.
 ModelResult model_shared_leaders(const ModelInputs& inputs, const SharedLeaderModel& row);
 
 /// How many of a node's ranks send to another node in a round with shift `distance`.

@@ -3,12 +3,14 @@
 #include "timing/link_costs.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "exchange.hpp"
 #include "make_exchange.hpp"
 #include "mpi/comm.hpp"
+#include "mpi/shared_window.hpp"
 #include "schedule/cost_model.hpp"
 
 namespace a2afft::detail {
@@ -194,6 +196,33 @@ double round_overhead_seconds(const Topology& topology, const MeasuredLinks& lin
   return std::max(0.0, (best - messages) / static_cast<double>(ranks - 1));
 }
 
+// One stage of a node synchronisation: the ranks of each node make their stores to node shared
+// memory visible as the shared-memory leader rows do (MPI_Win_sync, a barrier of the node,
+// MPI_Win_sync), 20 in a row after 2 warm-ups; rank 0's node's slowest rank's mean per
+// synchronisation, divided by ceil(log2 q) for its q ranks (a barrier's stages), on every rank.
+// 0 on a node of one rank, which has no stages.
+double node_sync_stage_seconds(const Topology& topology) {
+  const MPI_Comm node = topology.node_comm();
+  int node_ranks = 1;
+  MPI_Comm_size(node, &node_ranks);
+  const mpi::SharedWindow window(node, sizeof(double));
+  constexpr int kSyncs = 20;
+  double seconds = 0;
+  for (int repeat = -2; repeat < kSyncs; ++repeat) {
+    if (repeat == 0) seconds = MPI_Wtime();
+    window.sync();
+    mpi::check(MPI_Barrier(node), "MPI_Barrier(node sync)");
+    window.sync();
+  }
+  seconds = (MPI_Wtime() - seconds) / kSyncs;
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, node),
+             "MPI_Allreduce(node sync)");
+  const double stages = std::ceil(std::log2(static_cast<double>(node_ranks)));
+  double stage = stages > 0 ? seconds / stages : 0;
+  mpi::check(MPI_Bcast(&stage, 1, MPI_DOUBLE, 0, topology.comm()), "MPI_Bcast(node sync)");
+  return stage;
+}
+
 // Seconds of the fastest of 5 runs of `copy` after one warm-up (MPI_Wtime: inside a simulator the
 // host time SMPI injects, which is what the exchanges' own copies cost there).
 template <typename Copy>
@@ -268,6 +297,7 @@ MeasuredLinks measure_links(const Topology& topology) {
         message_gap_seconds(topology.comm(), 0, other_node > 0 ? other_node : same_node);
   measure_host_copy(topology.comm(), links);
   if (topology.size() > 1) links.round_overhead_seconds = round_overhead_seconds(topology, links);
+  links.node_sync_stage_seconds = node_sync_stage_seconds(topology);
   return links;
 }
 

@@ -67,6 +67,11 @@ struct MeasuredLinks {
   /// Empty: not measured (the line alone).
   std::vector<SizeFactor> latency_factors{};
   std::vector<SizeFactor> bandwidth_factors{};  ///< see latency_factors
+  /// What each of the ceil(log2 q) stages of a node synchronisation costs: the q ranks of a node
+  /// make their stores to node shared memory visible as the shared-memory leader rows do
+  /// (MPI_Win_sync, a barrier of the node, MPI_Win_sync), timed 20 in a row on rank 0's node,
+  /// the slowest rank's mean divided by the stages; 0: not measured (one rank per node).
+  double node_sync_stage_seconds = 0;
 };
 
 /// The machine the model runs on: `ranks` ranks numbered node by node, `ranks_per_node` per
@@ -104,6 +109,10 @@ struct ModelInputs {
   /// Every rate a message of m bytes gets (1/beta, R_N, the switch links) times the factor of
   /// its size; empty: 1.
   std::vector<SizeFactor> bandwidth_factors{};
+  /// What each of the ceil(log2 Q) stages of a node synchronisation of shared memory costs
+  /// (MeasuredLinks::node_sync_stage_seconds); 0: a zero-byte message inside the node (a
+  /// recursive-doubling barrier's stage).
+  double node_sync_stage_seconds = 0;
   /// The share of a link's rate that each flow the other way takes (SimGrid's
   /// network/crosstraffic: 0.05, the acknowledgements). In an exchange each direction of a link
   /// carries the other direction's flows at this weight, so off-node rates are divided by
