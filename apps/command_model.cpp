@@ -669,8 +669,8 @@ Runner add_model(CLI::App& app) {
       "first rank, and of 64 B to 256 KiB for the line's bends (size factors); all ranks of rank "
       "0's node swapping 1 MiB with another node's at once "
       "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
-      "pairwise with 1 B blocks (each round's own cost); rank 0's memcpy of 64 MiB and of 8 B "
-      "blocks (host copies); MPI_Win_sync, a node barrier, "
+      "pairwise with 1 B blocks (each round's own cost); rank 0's memcpy of 64 MiB and its node's "
+      "ranks' memcpys of 8 B blocks at once (host copies); MPI_Win_sync, a node barrier, "
       "MPI_Win_sync on rank 0's node (node "
       "sync); as "
       "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");

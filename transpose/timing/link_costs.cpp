@@ -223,6 +223,8 @@ double node_sync_stage_seconds(const Topology& topology) {
   return stage;
 }
 
+constexpr std::size_t kHostCopyBytes = std::size_t{64} << 20;
+
 // Seconds of the fastest of 5 runs of `copy` after one warm-up (MPI_Wtime: inside a simulator the
 // host time SMPI injects, which is what the exchanges' own copies cost there).
 template <typename Copy>
@@ -236,38 +238,50 @@ double best_copy_seconds(const Copy& copy) {
   return best;
 }
 
-// The host's copy terms, on rank 0 alone (its memcpy, as a packing loop uses it): the rate of
-// one 64 MiB memcpy (beyond the caches: a leader's node-sized buffers), and the cost of a call
-// from 64 Ki copies of 8 B blocks scattered over 1 MiB, less their bytes at that rate.
-// Broadcast from rank 0.
-void measure_host_copy(MPI_Comm comm, MeasuredLinks& links) {
+// The host's copy rate, on rank 0 alone: one 64 MiB memcpy (beyond the caches: a leader's
+// node-sized buffers). A simulator that injects no host time (smpi/simulate-computation:no)
+// makes the copy (nearly) free: MPI_Wtime's own few ns give a rate far beyond any memory's, or
+// no time at all, which 0 says. Broadcast from rank 0.
+double host_copy_bytes_per_second(MPI_Comm comm) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  double measured[2] = {0, 0};
+  double rate = 0;
   if (rank == 0) {
-    constexpr std::size_t kBytes = std::size_t{64} << 20;
-    std::vector<std::byte> from(kBytes, std::byte{1}), to(kBytes, std::byte{2});
-    const double bulk = best_copy_seconds([&] { std::memcpy(to.data(), from.data(), kBytes); });
-    // A simulator that injects no host time (smpi/simulate-computation:no) makes the copies
-    // (nearly) free: MPI_Wtime's own few ns give a rate far beyond any memory's, or no time at
-    // all, which 0 says.
-    measured[0] = bulk > 0 ? static_cast<double>(kBytes) / bulk : 0;
-    // A run-time size, as the exchanges' block sizes are, so that each copy is a memcpy call;
-    // destinations strided by a prime so that the copies are not one stream.
-    volatile std::size_t block_bytes = 8;
-    constexpr std::size_t kCalls = std::size_t{1} << 16;
-    const double calls = best_copy_seconds([&] {
+    std::vector<std::byte> from(kHostCopyBytes, std::byte{1}), to(kHostCopyBytes, std::byte{2});
+    const double bulk =
+        best_copy_seconds([&] { std::memcpy(to.data(), from.data(), kHostCopyBytes); });
+    rate = bulk > 0 ? static_cast<double>(kHostCopyBytes) / bulk : 0;
+  }
+  mpi::check(MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, comm), "MPI_Bcast(host copy rate)");
+  return rate;
+}
+
+// What a memcpy call costs beyond its bytes, as an exchange's block-by-block copies meet it:
+// every rank of rank 0's node at once (in an exchange they all copy, sharing the caches; in a
+// simulator they run one after another on this machine, each evicting the others' data) copies
+// 64 Ki blocks of 8 B scattered over its own 512 KiB, less their bytes at `rate`; the slowest
+// rank's best of 5, on every rank.
+double host_copy_call_seconds(const Topology& topology, double rate) {
+  const bool copies = topology.node_of(topology.rank()) == topology.node_of(0);
+  constexpr std::size_t kCalls = std::size_t{1} << 16, kBlockBytes = 8;
+  std::vector<std::byte> from(copies ? kCalls * kBlockBytes : 0, std::byte{1});
+  std::vector<std::byte> to(from.size(), std::byte{2});
+  // A run-time size, as the exchanges' block sizes are, so that each copy is a memcpy call;
+  // destinations strided by a prime so that the copies are not one stream.
+  volatile std::size_t block_bytes = copies ? kBlockBytes : 0;
+  double call = 0;
+  if (copies) {
+    const double seconds = best_copy_seconds([&] {
       const std::size_t size = block_bytes;
       for (std::size_t i = 0; i < kCalls; ++i)
         std::memcpy(to.data() + (i * 7919 % kCalls) * size, from.data() + i * size, size);
     });
-    const double bytes_seconds =
-        measured[0] > 0 ? static_cast<double>(kCalls * 8) / measured[0] : 0;
-    measured[1] = std::max(0.0, (calls - bytes_seconds) / static_cast<double>(kCalls));
+    const double bytes_seconds = rate > 0 ? static_cast<double>(kCalls * kBlockBytes) / rate : 0;
+    call = std::max(0.0, (seconds - bytes_seconds) / static_cast<double>(kCalls));
   }
-  mpi::check(MPI_Bcast(measured, 2, MPI_DOUBLE, 0, comm), "MPI_Bcast(host copy)");
-  links.host_copy_bytes_per_second = measured[0];
-  links.host_copy_call_seconds = measured[1];
+  mpi::check(MPI_Allreduce(MPI_IN_PLACE, &call, 1, MPI_DOUBLE, MPI_MAX, topology.comm()),
+             "MPI_Allreduce(host copy call)");
+  return call;
 }
 
 }  // namespace
@@ -295,7 +309,8 @@ MeasuredLinks measure_links(const Topology& topology) {
   if (topology.size() > 1)
     links.message_overhead_seconds =
         message_gap_seconds(topology.comm(), 0, other_node > 0 ? other_node : same_node);
-  measure_host_copy(topology.comm(), links);
+  links.host_copy_bytes_per_second = host_copy_bytes_per_second(topology.comm());
+  links.host_copy_call_seconds = host_copy_call_seconds(topology, links.host_copy_bytes_per_second);
   if (topology.size() > 1) links.round_overhead_seconds = round_overhead_seconds(topology, links);
   links.node_sync_stage_seconds = node_sync_stage_seconds(topology);
   return links;

@@ -56,8 +56,9 @@ struct MeasuredLinks {
   /// buffer, beyond the caches): the rate of the packing, unpacking and leader aggregation the
   /// exchanges do on the host; 0: not measured.
   double host_copy_bytes_per_second = 0;
-  /// What one memcpy call costs beyond its bytes (8 B blocks copied one call each, less their
-  /// bytes at host_copy_bytes_per_second): the exchanges copy block by block; 0: not measured.
+  /// What one memcpy call costs beyond its bytes (8 B blocks copied one call each by every rank
+  /// of a node at once, sharing the caches as an exchange's copies do, less their bytes at
+  /// host_copy_bytes_per_second): the exchanges copy block by block; 0: not measured.
   double host_copy_call_seconds = 0;
   /// How the message time bends away from alpha + m beta between the 8 B and 1 MiB trips that
   /// set alpha and beta (a protocol switch such as eager to rendezvous, or caches), measured by
