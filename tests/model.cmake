@@ -50,3 +50,9 @@ set_tests_properties(cli.error.model_parameters_not_json cli.error.model_paramet
                      cli.error.model_parameters_bad_factor
                      cli.error.model_measure_with_parameters
                      PROPERTIES LABELS cli TIMEOUT 60 ENVIRONMENT "${A2AFFT_MPI_TEST_ENV}")
+# scripts/model-measure keeps each parameter's median over launches (stand-in launches whose
+# parameters are known by hand); launches that disagree on P, or fail, are one error.
+add_test(NAME cli.model_measure_median
+         COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/cli/model_measure_median_test.py
+                 ${CMAKE_SOURCE_DIR}/scripts/model-measure)
+set_tests_properties(cli.model_measure_median PROPERTIES LABELS cli TIMEOUT 60)
