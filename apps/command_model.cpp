@@ -58,7 +58,7 @@ struct ModelOptions {
   double round_overhead_us = 0;   // each round's own cost
   double host_copy_gbps = 0;      // one rank's memcpy rate, GB/s; 0: copies' bytes free
   double host_copy_call_ns = 0;   // what a memcpy call costs beyond its bytes
-  double node_sync_stage_us = 0;  // a stage of a node's shared-memory sync; 0: intra alpha
+  double node_sync_stage_us = 0;  // a stage of a node's shared-memory sync; 0: a message
   // A simulated platform's network model (--parameters only): SMPI's factors by message size,
   // the reverse flows' share of a link, and the switch level (nodes per switch, link rate).
   std::vector<model::SizeFactor> latency_factors;
@@ -435,7 +435,7 @@ void print_header(const ModelOptions& options, const model::ModelInputs& inputs,
             << " ns per memcpy call; node sync (shared-memory leaders) "
             << (inputs.node_sync_stage_seconds > 0
                     ? fixed(inputs.node_sync_stage_seconds * 1e6, "%.3f") + " us"
-                    : std::string("an intra-node alpha"))
+                    : std::string("a zero-byte intra-node message"))
             << " per barrier stage\n";
   if (machine && !inputs.latency_factors.empty()) {
     std::cout << "# measured bends of that line (ping-pongs of 64 B to 256 KiB, on the inter-node "
@@ -671,9 +671,8 @@ Runner add_model(CLI::App& app) {
       "(injection) and in pairs inside it (copy); 32 8 B messages in flight at once (overhead); "
       "pairwise with 1 B blocks (each round's own cost); rank 0's memcpy of 64 MiB and its node's "
       "ranks' memcpys of 8 B blocks at once (host copies); MPI_Win_sync, a node barrier, "
-      "MPI_Win_sync on rank 0's node (node "
-      "sync); as "
-      "auto:mode=estimate does. P and Q default to the job's; --json writes the parameters");
+      "MPI_Win_sync on rank 0's node (node sync); as auto:mode=estimate does. P and Q default to "
+      "the job's; --json writes the parameters");
   command
       ->add_option("--injection-gbps", options->injection_gbps,
                    "The node's injection rate R_N shared by its ranks sending off-node at once, "
@@ -706,7 +705,7 @@ Runner add_model(CLI::App& app) {
       ->add_option("--node-sync-us", options->node_sync_stage_us,
                    "What each of the ceil(log2 Q) stages of a node's shared-memory "
                    "synchronisation (MPI_Win_sync, node barrier, MPI_Win_sync; the mpml family's) "
-                   "costs, microseconds (0: an intra-node alpha)")
+                   "costs, microseconds (0: a zero-byte intra-node message each)")
       ->capture_default_str();
   auto* parameters = command->add_option(
       "--parameters", options->parameters_path,
