@@ -256,29 +256,30 @@ double host_copy_bytes_per_second(MPI_Comm comm) {
   return rate;
 }
 
-// What a memcpy call costs beyond its bytes, as an exchange's block-by-block copies meet it:
-// every rank of rank 0's node at once (in an exchange they all copy, sharing the caches; in a
-// simulator they run one after another on this machine, each evicting the others' data) copies
-// 64 Ki blocks of 8 B scattered over its own 512 KiB, less their bytes at `rate`; the slowest
-// rank's best of 5, on every rank.
-double host_copy_call_seconds(const Topology& topology, double rate) {
-  const bool copies = topology.node_of(topology.rank()) == topology.node_of(0);
+// What a memcpy call costs this rank beyond its bytes: 64 Ki blocks of 8 B scattered over its
+// own 512 KiB, the best of 5, less their bytes at `rate`.
+double block_copy_call_seconds(double rate) {
   constexpr std::size_t kCalls = std::size_t{1} << 16, kBlockBytes = 8;
-  std::vector<std::byte> from(copies ? kCalls * kBlockBytes : 0, std::byte{1});
-  std::vector<std::byte> to(from.size(), std::byte{2});
+  std::vector<std::byte> from(kCalls * kBlockBytes, std::byte{1}), to(from.size(), std::byte{2});
   // A run-time size, as the exchanges' block sizes are, so that each copy is a memcpy call;
   // destinations strided by a prime so that the copies are not one stream.
-  volatile std::size_t block_bytes = copies ? kBlockBytes : 0;
-  double call = 0;
-  if (copies) {
-    const double seconds = best_copy_seconds([&] {
-      const std::size_t size = block_bytes;
-      for (std::size_t i = 0; i < kCalls; ++i)
-        std::memcpy(to.data() + (i * 7919 % kCalls) * size, from.data() + i * size, size);
-    });
-    const double bytes_seconds = rate > 0 ? static_cast<double>(kCalls * kBlockBytes) / rate : 0;
-    call = std::max(0.0, (seconds - bytes_seconds) / static_cast<double>(kCalls));
-  }
+  volatile std::size_t block_bytes = kBlockBytes;
+  const double seconds = best_copy_seconds([&] {
+    const std::size_t size = block_bytes;
+    for (std::size_t i = 0; i < kCalls; ++i)
+      std::memcpy(to.data() + (i * 7919 % kCalls) * size, from.data() + i * size, size);
+  });
+  const double bytes_seconds = rate > 0 ? static_cast<double>(kCalls * kBlockBytes) / rate : 0;
+  return std::max(0.0, (seconds - bytes_seconds) / static_cast<double>(kCalls));
+}
+
+// The call cost as an exchange's block-by-block copies meet it: every rank of rank 0's node
+// copies at once (in an exchange they all copy, sharing the caches; in a simulator they run one
+// after another on this machine, each evicting the others' data); the slowest rank's, on every
+// rank.
+double host_copy_call_seconds(const Topology& topology, double rate) {
+  double call =
+      topology.node_of(topology.rank()) == topology.node_of(0) ? block_copy_call_seconds(rate) : 0;
   mpi::check(MPI_Allreduce(MPI_IN_PLACE, &call, 1, MPI_DOUBLE, MPI_MAX, topology.comm()),
              "MPI_Allreduce(host copy call)");
   return call;
