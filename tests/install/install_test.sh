@@ -96,12 +96,20 @@ one_language_project CXX fft3d_hello "$source/examples/fft3d_hello.cpp"
 mkdir -p "$work/tools-user"
 cat > "$work/tools-user/model.cpp" <<'CPP'
 #include <a2afft/tools/model.hpp>
+#include <cmath>
 #include <cstdio>
 int main() {
   const a2afft::model::ModelInputs inputs{16, 4, 1024, {1e-6, 1e-10}, {2e-6, 1e-9}};
   const a2afft::model::ModelResult result = a2afft::model::tra_cost(inputs, 4);
   std::printf("tools: %s rounds %ld\n", result.algorithm.c_str(), result.rounds);
-  return result.rounds > 0 ? 0 : 1;
+  // A measured node sync of 5 us a stage: onmpml's two syncs of ceil(log2 4) = 2 stages cost
+  // 2 x 2 x (5 - 1) us more than a 1 us intra-node message a stage.
+  a2afft::model::ModelInputs synced = inputs;
+  synced.node_sync_stage_seconds = 5e-6;
+  const double more = a2afft::model::spec_cost(synced, "onmpml:leaders=1").seconds -
+                      a2afft::model::spec_cost(inputs, "onmpml:leaders=1").seconds;
+  std::printf("tools: node sync adds %.1f us\n", more * 1e6);
+  return result.rounds > 0 && std::fabs(more - 16e-6) < 1e-12 ? 0 : 1;
 }
 CPP
 one_language_project CXX tools_model "$work/tools-user/model.cpp" a2afft::tools
